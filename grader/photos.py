@@ -1,0 +1,128 @@
+"""The kit's two photographs and the checkpoint's own eval transform (page 7: resize, centre crop).
+
+Both photographs are copied byte for byte from scikit-image's sample data, which is CC0, so the kit
+can ship them; scikit-image itself is not a dependency. Pixels are prepared by timm's eval transform
+for `vit_tiny_patch16_224` (bicubic resize of the short side to 248, centre crop 224) and kept as
+uint8, because step 01 asks students to write the normalization themselves.
+
+torch and timm are imported inside the functions, so that importing this module stays cheap.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from grader.paths import PHOTOS as _PHOTO_DIR
+
+if TYPE_CHECKING:
+    import torch
+
+#: The timm architecture whose pretrained config defines the transform (the lecture's checkpoint).
+_TRANSFORM_OF = "vit_tiny_patch16_224.augreg_in21k_ft_in1k"
+_SKIMAGE = "scikit-image 0.26.0 wheel (scikit_image-0.26.0-cp311-cp311-manylinux_2_24_x86_64)"
+
+
+@dataclass(frozen=True)
+class Photo:
+    """One photograph shipped with the kit, with what a manifest must say about it."""
+
+    name: str
+    """Short id used in fixture names, e.g. `cat`."""
+    path: Path
+    """The committed file."""
+    title: str
+    """What the photograph shows, for people."""
+    license: str
+    """The licence, as its source states it."""
+    credit: str
+    """Photographer and anyone else the source credits."""
+    origin: str
+    """Which package and file it was copied from, byte for byte."""
+
+
+SAMPLE = Photo(
+    name="cat",
+    path=_PHOTO_DIR / "cat.png",
+    title="Chelsea the cat",
+    license="No copyright restrictions. CC0 by the photographer (Stefan van der Walt).",
+    credit="Stefan van der Walt",
+    origin=f"{_SKIMAGE}, skimage/data/chelsea.png",
+)
+SECOND = Photo(
+    name="coffee",
+    path=_PHOTO_DIR / "coffee.png",
+    title="Coffee cup",
+    license="No copyright restrictions. CC0 by the photographer (Rachel Michetti).",
+    credit="Rachel Michetti; photograph courtesy of Pikolo Espresso Bar",
+    origin=f"{_SKIMAGE}, skimage/data/coffee.png",
+)
+#: Visible fixtures come from SAMPLE, hidden fixtures from SECOND.
+PHOTOS: tuple[Photo, ...] = (SAMPLE, SECOND)
+
+
+class PhotoError(Exception):
+    """A photograph that cannot be used; the message is one line for people."""
+
+
+def load_pixels(path: str | os.PathLike) -> "torch.Tensor":
+    """Read a photograph and apply the checkpoint's eval transform, stopping before normalization.
+
+    Args:
+        path: Any image file Pillow reads; alpha, grayscale, palette and CMYK become RGB.
+
+    Returns:
+        (1, 3, 224, 224) uint8: bicubic resize of the short side to 248, centre crop 224.
+
+    Raises:
+        PhotoError: The file is missing or is not an image.
+    """
+    rgb = _read_rgb(Path(path))
+    chw = _eval_transform()(rgb)  # (3, 224, 224) uint8
+    return chw.unsqueeze(0)  # (1, 3, 224, 224)
+
+
+def normalize_pixels(pixels_uint8: "torch.Tensor") -> "torch.Tensor":
+    """The checkpoint's normalization: RGB to [0, 1], minus 0.5, over 0.5 (page 9).
+
+    The operations and their order are those of torchvision's ToTensor + Normalize, so the
+    result equals timm's full transform bit for bit.
+
+    Args:
+        pixels_uint8: (..., 3, H, W) uint8.
+
+    Returns:
+        The same shape, float32, in [-1, 1].
+    """
+    import torch
+
+    return (pixels_uint8.to(torch.float32) / 255 - 0.5) / 0.5
+
+
+def load_image(path: str | os.PathLike) -> "torch.Tensor":
+    """A photograph as the model sees it: (1, 3, 224, 224) normalized float32."""
+    return normalize_pixels(load_pixels(path))
+
+
+def _read_rgb(path: Path):
+    """Open with Pillow and convert to RGB, turning every failure into one PhotoError line."""
+    from PIL import Image, UnidentifiedImageError
+
+    if not path.is_file():
+        raise PhotoError(f"no such photograph: {path}")
+    try:
+        with Image.open(path) as image:
+            # Dropping alpha, as convert does, is what timm's and torchvision's loaders do too.
+            return image.convert("RGB")
+    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError) as error:
+        raise PhotoError(f"not a readable image: {path} ({error})") from None
+
+
+def _eval_transform():
+    """timm's eval transform for the lecture's checkpoint, ending in a uint8 tensor, not normalized."""
+    from timm.data import create_transform, resolve_data_config
+    from timm.models import get_pretrained_cfg
+
+    config = resolve_data_config(pretrained_cfg=get_pretrained_cfg(_TRANSFORM_OF).to_dict())
+    return create_transform(**config, normalize=False)
