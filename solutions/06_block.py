@@ -1,0 +1,78 @@
+"""Step 6 — LayerNorm, the MLP and one pre-LN encoder block (pages 34-37).
+
+A block adds two updates to every row: attention first, U = E + MSA(LN(E)) (page 34), then the
+MLP, E_next = U + MLP(LN(U)) (page 35). The MLP works on each row alone: 192 → 768 → 192,
+with GELU between.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import Tensor
+
+from grader import BlockParams, earlier_step
+
+attention = earlier_step("05_attention")
+
+
+def layer_norm(x: Tensor, weight: Tensor, bias: Tensor, eps: float = 1e-6) -> Tensor:
+    """Normalize each row over its features, then scale and shift (pages 34-35).
+
+    Args:
+        x: (..., D).
+        weight: (D,), the learned scale.
+        bias: (D,), the learned shift.
+        eps: added to the variance before the square root.
+
+    Returns:
+        Same shape as `x`: (x - mean) / sqrt(var + eps) * weight + bias, with the biased variance.
+
+    Example:
+        >>> layer_norm(torch.tensor([[1.0, 3.0]]), torch.ones(2), torch.zeros(2)).tolist()
+        [[-0.9999995231628418, 0.9999995231628418]]
+    """
+    mean = x.mean(dim=-1, keepdim=True)  # (..., 1)
+    var = x.var(dim=-1, keepdim=True, correction=0)  # (..., 1), biased like LayerNorm
+    return (x - mean) / torch.sqrt(var + eps) * weight + bias
+
+
+def mlp(x: Tensor, W_1: Tensor, b_1: Tensor, W_2: Tensor, b_2: Tensor) -> Tensor:
+    """The same two-layer MLP on every row, with exact GELU in between (page 35).
+
+    Args:
+        x: (B, N, D), the normalized rows.
+        W_1: (D, 4D), b_1: (4D,): the expansion.
+        W_2: (4D, D), b_2: (D,): the contraction.
+
+    Returns:
+        (B, N, D): the MLP update, before the residual add.
+
+    Example:
+        >>> mlp(torch.zeros(2, 197, 192), torch.zeros(192, 768), torch.zeros(768),
+        ...     torch.zeros(768, 192), torch.zeros(192)).shape
+        torch.Size([2, 197, 192])
+    """
+    hidden = x @ W_1 + b_1  # (B, N, 4D)
+    hidden = 0.5 * hidden * (1 + torch.erf(hidden / math.sqrt(2)))  # exact GELU, not the tanh fit
+    return hidden @ W_2 + b_2  # (B, N, D)
+
+
+def block(x: Tensor, p: BlockParams, num_heads: int) -> Tensor:
+    """One pre-LN encoder block: attention update, then MLP update (pages 34-36).
+
+    Args:
+        x: (B, N, D), the incoming rows.
+        p: this block's parameters.
+        num_heads: H.
+
+    Returns:
+        (B, N, D): the rows the next block reads.
+
+    Example:
+        >>> block(torch.zeros(2, 197, 192), params.blocks[0], 3).shape  # params: the checkpoint's
+        torch.Size([2, 197, 192])
+    """
+    u = x + attention.multi_head_attention(
+        layer_norm(x, p.ln1_weight, p.ln1_bias), p.W_qkv, p.b_qkv, p.W_o, p.b_o, num_heads)
+    return u + mlp(layer_norm(u, p.ln2_weight, p.ln2_bias), p.W_1, p.b_1, p.W_2, p.b_2)
