@@ -1,0 +1,43 @@
+"""`vitgrade check`: the visible tests of some steps, as a student runs them after each edit."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Literal, Optional
+
+import typer
+
+from grader.cli.grading import exit_code, resolve_folder, resolve_steps, run_grader, write
+
+
+def check(
+    steps: Annotated[Optional[list[str]], typer.Argument(
+        metavar="[STEP]...", help="Step ids such as 05_attention (or 5, or attention). Default: all.")] = None,
+    all_steps: Annotated[bool, typer.Option("--all", help="Check every step.")] = False,
+    submission: Annotated[Optional[Path], typer.Option(
+        metavar="DIR", help="Folder holding your step files. Default: exercises/.")] = None,
+    solutions: Annotated[bool, typer.Option("--solutions", help="Check the reference solutions.")] = False,
+    format: Annotated[Literal["rich", "json"], typer.Option(
+        help="rich: readable report; json: the result contract.")] = "rich",
+    output: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the report here.")] = None,
+    timeout: Annotated[float, typer.Option(metavar="S", help="Time limit per step, seconds.")] = 90.0,
+) -> None:
+    """Run the visible tests of STEP (default: all) on your files and say exactly what is wrong.
+
+    Exit status: 0 all checked steps pass, 1 something fails, 2 usage or fixture error.
+    """
+    from grader.cli.common import out
+    from grader.reports import render, to_json
+
+    chosen = resolve_steps(steps, all_steps)
+    folder = resolve_folder(submission, solutions)
+    results = run_grader([folder], chosen, hidden=False, timeout=timeout)
+    if format == "json":
+        write(to_json(results), output)
+    elif output is not None:
+        from rich.console import Console
+
+        with open(output, "w", encoding="utf-8") as handle:
+            render(results[0], Console(file=handle, force_terminal=False, width=100))
+    else:
+        render(results[0], out)
+    raise typer.Exit(exit_code(results))

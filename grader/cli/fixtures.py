@@ -1,0 +1,54 @@
+"""`vitgrade fixtures build|verify`: the fixture pipeline, for instructors."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from grader import paths
+from grader.cli.common import EXIT_USAGE, err, fail, out, progress
+
+app = typer.Typer(help="Build fixtures from a checkpoint, or verify them against the manifest.",
+                  no_args_is_help=True)
+
+
+@app.command()
+def build(
+    checkpoint: Annotated[str, typer.Option(
+        metavar="SOURCE", help="stand-in, the hub id vit_tiny_patch16_224.augreg_in21k_ft_in1k, "
+        "or a local .safetensors/.pth/.npz file.")] = "stand-in",
+    out_dir: Annotated[Path, typer.Option("--out", metavar="DIR", help="Where to write.")] = paths.FIXTURES,
+) -> None:
+    """Compute every step's fixtures with the checkpoint's own forward pass and write the manifest."""
+    from grader.checkpoint import CheckpointError
+    from grader.fixtures.build import build as build_fixtures
+    from grader.photos import PhotoError
+    from grader.steps import STEP_IDS
+
+    with progress("building fixtures", 2 + 2 * len(STEP_IDS)) as advance:
+        try:
+            manifest = build_fixtures(checkpoint, out_dir, advance=advance)
+        except (CheckpointError, PhotoError) as error:
+            fail(str(error))
+    kind = manifest["checkpoint"]["kind"]
+    out.print(f"wrote {len(manifest['files'])} files to {out_dir} from {manifest['checkpoint']['id']} ({kind})",
+              markup=False)
+
+
+@app.command()
+def verify(
+    fixtures: Annotated[Path, typer.Option(metavar="DIR", help="The fixture folder.")] = paths.FIXTURES,
+) -> None:
+    """Re-hash every fixture file; exit 2 naming the first that does not match the manifest."""
+    from grader.fixtures.store import FixtureError, load_manifest, verify as verify_files
+
+    try:
+        problems = verify_files(fixtures, load_manifest(fixtures))
+    except FixtureError as error:
+        fail(str(error))
+    if problems:
+        for line in problems[1:]:
+            err.print(f"vitgrade: also: {line}", markup=False)
+        fail(problems[0], EXIT_USAGE)
+    out.print(f"ok: every file in {fixtures} matches its manifest", markup=False)

@@ -1,0 +1,77 @@
+"""What every report format shares: safe text, points as people write them, status symbols."""
+from __future__ import annotations
+
+import re
+
+from grader.results import StepResult, TestResult
+
+# Escape sequences first, so that no stray `[31m` is left behind once the ESC byte is gone.
+_ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
+# XML 1.0's character range without the C1 controls: safe in XML, JSON and on a terminal alike.
+_UNPRINTABLE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+STANDIN_NOTE = ("The fixtures come from the seeded stand-in checkpoint, not the lecture's "
+                "checkpoint: numbers differ from the slides and the lecture-fact tests are "
+                "skipped.")
+"""Said wherever a score is shown, so nobody compares stand-in numbers with the slides."""
+
+LOOK: dict[str, tuple[str, str, str]] = {
+    "passed": ("✓", "green", "passed"),
+    "failed": ("✗", "red", "failed"),
+    "error": ("!", "bold red", "error"),
+    "timeout": ("⧗", "bold red", "timed out"),
+    "blocked": ("⊘", "yellow", "blocked"),
+    "not_attempted": ("·", "dim", "not attempted"),
+    "skipped": ("–", "dim", "skipped"),
+}
+"""Step and test status -> (symbol, rich style, words), one table so all views agree."""
+
+
+def look(status: str) -> tuple[str, str, str]:
+    """The symbol, style and words of a status; an unknown one is shown as itself, not hidden."""
+    return LOOK.get(status, ("?", "bold red", status))
+
+
+def clean(text: str) -> str:
+    """Text from student code made safe for XML and terminals.
+
+    Removes escape sequences and control characters (keeping tab and newline) and turns carriage
+    returns into newlines, so a message can neither break the XML nor overwrite a terminal line.
+
+    Args:
+        text: Anything, e.g. a failure message quoting the student's output.
+
+    Returns:
+        The printable part of `text`.
+    """
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return _UNPRINTABLE.sub("", _ANSI.sub("", text))
+
+
+def first_line(text: str) -> str:
+    """The first non-blank line of `text`, stripped; empty if there is none."""
+    return next((line.strip() for line in text.splitlines() if line.strip()), "")
+
+
+def points(value: float) -> str:
+    """Points as a gradebook writes them: `10`, `12.5`, `3.33`."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def graded_tests(step: StepResult) -> list[TestResult]:
+    """The tests of a step, or one test standing for the whole step when it has none.
+
+    A step that crashed or timed out before any test ran still has to show up as a failure in
+    CI and on Gradescope, with its points; the stand-in test carries the step's notes as message.
+
+    Args:
+        step: One graded step.
+
+    Returns:
+        `step.tests`, or a one-element list built from the step itself.
+    """
+    if step.tests:
+        return step.tests
+    return [TestResult(name=step.title, visibility="visible", status=step.status, score=step.score,
+                       max_score=step.max_score, message="\n".join(step.notes),
+                       seconds=step.seconds)]

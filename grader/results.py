@@ -1,0 +1,91 @@
+"""What grading produces: small dataclasses that every report format is written from."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+STEP_STATUSES = ("passed", "failed", "not_attempted", "error", "timeout")
+TEST_STATUSES = ("passed", "failed", "not_attempted", "blocked", "error", "timeout", "skipped")
+
+
+@dataclass
+class TestResult:
+    """One test of one step."""
+
+    name: str
+    """Readable id, e.g. `patchify · sample photo`."""
+    visibility: str
+    """`visible` (shown in full to students) or `hidden` (only in `grade`)."""
+    status: str
+    """One of TEST_STATUSES."""
+    score: float
+    max_score: float
+    message: str = ""
+    """Feedback for the student: what is wrong, where, by how much, which known mistake."""
+    seconds: float = 0.0
+    """Wall time of the call; left out of the JSON contract so results are deterministic."""
+    maps: dict[str, Any] | None = None
+    """Optional 14x14 expected/actual maps (nested lists) for side-by-side display."""
+
+
+@dataclass
+class StepResult:
+    """One step of one submission."""
+
+    id: str
+    title: str
+    pages: str
+    score: float
+    max_score: float
+    status: str
+    """One of STEP_STATUSES."""
+    tests: list[TestResult] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    """Step-level remarks: what the student's code printed, forbidden calls, sandbox level."""
+    seconds: float = 0.0
+
+
+@dataclass
+class SubmissionResult:
+    """Everything graded for one submission folder."""
+
+    submission: str
+    checkpoint: dict[str, str]
+    """{"id", "kind", "sha256"} of the checkpoint the fixtures came from."""
+    steps: list[StepResult]
+    sandbox: str = "full"
+    """`full` (namespaces, read-only files, no privileges) or `partial` (own process, memory limit)."""
+    tampering: list[str] = field(default_factory=list)
+    """Fixture files found modified after grading (always empty when the sandbox is full)."""
+
+    @property
+    def score(self) -> float:
+        return round(sum(s.score for s in self.steps), 2)
+
+    @property
+    def max_score(self) -> float:
+        return round(sum(s.max_score for s in self.steps), 2)
+
+    @property
+    def passed(self) -> bool:
+        return all(s.status == "passed" for s in self.steps)
+
+    def to_contract(self) -> dict[str, Any]:
+        """Exactly DESIGN.md's result contract: no timings, so two runs give identical JSON."""
+        return {
+            "score": self.score,
+            "max_score": self.max_score,
+            "submission": self.submission,
+            "checkpoint": {k: self.checkpoint[k] for k in ("id", "kind", "sha256")},
+            "steps": [{
+                "id": s.id, "title": s.title, "score": s.score, "max_score": s.max_score,
+                "status": s.status,
+                "tests": [{"name": t.name, "visibility": t.visibility, "status": t.status,
+                           "score": t.score, "max_score": t.max_score, "message": t.message}
+                          for t in s.tests],
+            } for s in self.steps],
+        }
+
+
+def as_dict(result: Any) -> dict[str, Any]:
+    return asdict(result)

@@ -1,0 +1,151 @@
+"""Grading whole submissions: every requested step, in order, with reference earlier steps where
+the solutions are present, then a tamper check of the fixtures."""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable
+
+from grader import paths
+from grader.fixtures.store import FixtureError, load_cases, load_manifest, verify
+from grader.results import StepResult, SubmissionResult, TestResult
+from grader.runner import sandbox
+from grader.runner.judge import StepRun, run_suite
+from grader.runner.session import DEFAULT_MEMORY, Zygote
+from grader.steps import STEP_IDS, STEPS, Step
+
+DEFAULT_TIMEOUT = 90.0  # seconds per step; a pure-Python loop implementation still fits
+
+
+@dataclass
+class GradeOptions:
+    """How to grade; the CLI's options, with the defaults students get."""
+
+    hidden: bool = True
+    """Include hidden cases (only where the hidden fixtures exist)."""
+    references: bool = True
+    """Use the reference solutions of earlier steps where present (one mistake costs once)."""
+    timeout: float = DEFAULT_TIMEOUT
+    memory: int = DEFAULT_MEMORY
+    fixtures: Path = paths.FIXTURES
+    steps: tuple[str, ...] = STEP_IDS
+    on_step: Callable[[str], None] = field(default=lambda step_id: None)
+    """Called as each step starts (progress display)."""
+
+
+def _references(step: Step, use: bool) -> dict[str, str]:
+    """Reference files of the steps before `step`, never of `step` itself."""
+    if not use:
+        return {}
+    refs = {}
+    for earlier in STEP_IDS[: STEP_IDS.index(step.id)]:
+        path = paths.step_file(paths.SOLUTIONS, earlier)
+        if not path.exists():
+            return {}
+        refs[earlier] = str(path)
+    return refs
+
+
+def _hidden_folders(fixtures: Path, submission: Path) -> list[str]:
+    """What the sandbox covers while student code runs: solutions and hidden fixtures (except the
+    folder being graded itself, when the instructor grades the solutions)."""
+    folders = (paths.SOLUTIONS.resolve(), (fixtures / "hidden").resolve())
+    return [str(p) for p in folders if p.is_dir() and p != submission and p not in submission.parents]
+
+
+class Grader:
+    """One grading run: fixtures verified and loaded once, one zygote shared by every step."""
+
+    def __init__(self, options: GradeOptions) -> None:
+        self.options = options
+        self.manifest = load_manifest(options.fixtures)
+        problems = verify(options.fixtures, self.manifest)
+        if problems:
+            raise FixtureError(f"fixtures do not match the manifest: {problems[0]}")
+        self.checkpoint_file = str(Path(options.fixtures) / self.manifest["checkpoint"]["file"])
+        self.confine = sandbox.can_confine()
+        self.zygote = Zygote()
+        self._cases: dict[tuple[str, str], list] = {}
+
+    def cases(self, step_id: str, visibility: str) -> list:
+        key = (step_id, visibility)
+        if key not in self._cases:
+            self._cases[key] = load_cases(step_id, visibility, self.options.fixtures, self.manifest)
+        return self._cases[key]
+
+    def close(self) -> None:
+        self.zygote.close()
+
+    def grade(self, submission: Path, steps: tuple[str, ...] | None = None) -> SubmissionResult:
+        submission = Path(submission).resolve()
+        results: list[StepResult] = []
+        statuses: dict[str, str] = {}
+        for step in STEPS:
+            if step.id not in (steps or self.options.steps):
+                continue
+            self.options.on_step(step.id)
+            result = self.grade_step(step, submission, statuses)
+            statuses[step.id] = result.status
+            results.append(result)
+        self.zygote.reap()
+        checkpoint = {k: self.manifest["checkpoint"][k] for k in ("id", "kind", "sha256")}
+        tampering = verify(self.options.fixtures, self.manifest)
+        return SubmissionResult(submission=_display(submission), checkpoint=checkpoint, steps=results,
+                                sandbox="full" if self.confine else "partial", tampering=tampering)
+
+    def grade_step(self, step: Step, submission: Path, statuses: dict[str, str],
+                   options: GradeOptions | None = None) -> StepResult:
+        options = options or self.options
+        cases = self.cases(step.id, "visible") + (self.cases(step.id, "hidden") if options.hidden else [])
+        refs = _references(step, options.references)
+        if not refs:
+            statuses = {**self._earlier_statuses(step, submission, statuses), **statuses}
+        result = self._run(step, submission, cases, refs, statuses, options)
+        if refs and step.id == "07_head" and result.status != "not_attempted":
+            result.tests.append(self._own_chain(step, submission))
+        return result
+
+    def _run(self, step: Step, submission: Path, cases: list, refs: dict[str, str],
+             statuses: dict[str, str], options: GradeOptions) -> StepResult:
+        init = dict(step=step.id, submission=str(submission), functions=list(step.functions),
+                    references=refs, checkpoint=self.checkpoint_file,
+                    hide=_hidden_folders(Path(options.fixtures), submission), memory=options.memory, confine=self.confine)
+        run = StepRun(step=step, cases=cases, spawn=lambda: self.zygote.spawn(init),
+                      deadline=time.monotonic() + options.timeout, limit_seconds=options.timeout,
+                      step_statuses=statuses)
+        result = run_suite(run)
+        self.zygote.reap()
+        return result
+
+    def _earlier_statuses(self, step: Step, submission: Path, known: dict[str, str]) -> dict[str, str]:
+        """Without references a failing earlier step blocks later ones: find out which fail."""
+        quiet = replace(self.options, hidden=False, references=False)
+        found: dict[str, str] = {}
+        for earlier in STEPS[: STEP_IDS.index(step.id)]:
+            if earlier.id not in known and paths.step_file(submission, earlier.id).exists():
+                cases = self.cases(earlier.id, "visible")
+                found[earlier.id] = self._run(earlier, submission, cases, {}, {**known, **found}, quiet).status
+        return found
+
+    def _own_chain(self, step: Step, submission: Path) -> TestResult:
+        """The student's whole chain, their own earlier steps included: reported, worth no points."""
+        options = replace(self.options, hidden=False, references=False)
+        cases = [c for c in self.cases(step.id, "visible") if c.function == "vit_forward"]
+        result = self._run(step, submission, cases, {}, {}, options)
+        test = result.tests[0] if result.tests else None
+        if test is not None and test.status == "passed":
+            message = "your own chain (your steps 01-06 feeding your vit_forward) reproduces the checkpoint"
+        else:
+            message = "your own chain does not reproduce the checkpoint yet:\n" + (test.message if test else "")
+        return TestResult(name="your own chain · vit_forward · sample photo", visibility="visible",
+                          status=test.status if test else "error", score=0.0, max_score=0.0, message=message)
+
+
+def _display(submission: Path) -> str:
+    """Paths relative to the current folder when inside it, so reports do not leak home folders."""
+    try:
+        return os.path.relpath(submission)
+    except ValueError:
+        return str(submission)

@@ -1,0 +1,209 @@
+"""The judge's side of a worker: spawn it through the zygote, call student functions, end it.
+
+Nothing here imports torch: values arrive as numpy arrays and plain JSON.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from grader.runner import protocol
+
+DEFAULT_MEMORY = 4 << 30  # bytes per worker; a batch of 196 ViT-Ti forwards needs about 1.4 GB
+
+
+class WorkerGone(Exception):
+    """The worker ended (crash, exit, memory) or broke the protocol; `status` says which."""
+
+    def __init__(self, status: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+@dataclass
+class Returned:
+    """One call's outcome as the judge sees it."""
+
+    ok: bool
+    value: Any = None  # np.ndarray, python scalar, tuple of those, or None
+    kind: str = ""  # "tensor", "ndarray", "tuple", "int", ... or "other"
+    dtype: str | None = None
+    type_name: str = ""
+    error: dict[str, Any] = field(default_factory=dict)
+    used: list[str] = field(default_factory=list)
+    forbidden: list[str] = field(default_factory=list)
+    inputs_after: dict[str, np.ndarray] = field(default_factory=dict)
+    seconds: float = 0.0
+
+
+def _unpack(spec: Any, arrays: dict[str, np.ndarray]) -> tuple[Any, str, str | None, str]:
+    """(value, kind, dtype, type name) from the worker's JSON description."""
+    if not isinstance(spec, dict):
+        return None, "other", None, type(spec).__name__
+    kind = str(spec.get("kind", "other"))
+    if "t" in spec:
+        array = arrays.get(str(spec["t"]))
+        return array, kind, str(spec.get("dtype")), kind
+    if "seq" in spec and isinstance(spec["seq"], list):
+        return tuple(_unpack(s, arrays)[0] for s in spec["seq"]), kind, None, kind
+    if "v" in spec:
+        return spec["v"], kind, None, kind
+    return None, "other", None, str(spec.get("type", "?"))
+
+
+class Zygote:
+    """A process that has imported torch and forks workers; started early, used by every step."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        self._sock = ours
+        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "grader.runner.zygote", str(theirs.fileno())],
+            pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL, env=env)
+        theirs.close()
+        self._ready = False
+
+    def _wait_ready(self) -> None:
+        if not self._ready:
+            self._sock.settimeout(120)
+            header, _ = protocol.receive(self._sock)
+            if header.get("type") != "ready":
+                raise RuntimeError("the grading zygote did not start")
+            self._ready = True
+
+    def spawn(self, init: dict[str, Any]) -> "Worker":
+        self._wait_ready()
+        protocol.send(self._sock, {"op": "spawn", **init})
+        header, _ = protocol.receive(self._sock)
+        _, fds, _, _ = socket.recv_fds(self._sock, 1, 1)
+        return Worker(socket.socket(fileno=fds[0]), header["pid"], self)
+
+    def reap(self) -> int:
+        """Kill whatever a worker left behind; returns how many processes that was."""
+        if not self._ready or self._process.poll() is not None:
+            return 0
+        protocol.send(self._sock, {"op": "reap"})
+        header, _ = protocol.receive(self._sock)
+        return int(header.get("killed", 0))
+
+    def close(self) -> None:
+        try:
+            protocol.send(self._sock, {"op": "exit"})
+        except OSError:
+            pass
+        self._sock.close()
+        try:
+            self._process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self._process.kill()
+            self._process.wait()
+
+
+class Worker:
+    """One sandboxed worker for one step. Calls are synchronous, each with a deadline."""
+
+    def __init__(self, sock: socket.socket, c1_pid: int, zygote: Zygote) -> None:
+        self._sock, self._c1, self._zygote = sock, c1_pid, zygote
+        self._c2: int | None = None
+        self.exit_info: dict[str, Any] | None = None
+        self.functions: list[str] = []
+
+    def _receive(self, deadline: float) -> tuple[dict, dict]:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise WorkerGone("timeout", "time limit reached")
+        self._sock.settimeout(remaining)
+        try:
+            header, arrays = protocol.receive(self._sock)
+        except (socket.timeout, TimeoutError):
+            self.kill()
+            raise WorkerGone("timeout", "time limit reached") from None
+        except EOFError:
+            self.kill()
+            raise WorkerGone("error", self._ended_message()) from None
+        except (protocol.ProtocolError, OSError) as error:
+            self.kill()
+            raise WorkerGone("error", f"the worker's messages were garbled ({error}); "
+                                      "does your code write to inherited file descriptors?") from None
+        if header.get("type") == "exit":
+            self.exit_info = header
+            self.kill()
+            raise WorkerGone("error", self._ended_message())
+        if header.get("type") == "setup_error":
+            self.kill()
+            raise WorkerGone("error", f"the grader could not prepare the worker: {header.get('message')}")
+        return header, arrays
+
+    def start(self, deadline: float) -> dict[str, Any]:
+        """Wait until the student's file is loaded. Returns the `ready` or `load_error` header."""
+        header, _ = self._receive(deadline)
+        if header.get("type") == "spawned":
+            self._c2 = int(header["pid"])
+            header, _ = self._receive(deadline)
+        if header.get("type") == "ready":
+            self.functions = list(header.get("functions", []))
+        return header
+
+    def call(self, fn: str, args: list, kwargs: dict, arrays: dict[str, np.ndarray],
+             deadline: float) -> Returned:
+        started = time.monotonic()
+        try:
+            protocol.send(self._sock, {"op": "call", "fn": fn, "args": args, "kwargs": kwargs}, arrays)
+        except OSError:
+            self.kill()
+            raise WorkerGone("error", self._ended_message()) from None
+        header, out = self._receive(deadline)
+        seconds = time.monotonic() - started
+        common = dict(used=list(header.get("used", [])), forbidden=list(header.get("forbidden", [])),
+                      seconds=seconds)
+        if not header.get("ok"):
+            return Returned(ok=False, error=dict(header.get("error") or {}), **common)
+        value, kind, dtype, type_name = _unpack(header.get("value"), out)
+        inputs_after = {k: out[v] for k, v in (header.get("inputs_after") or {}).items() if v in out}
+        return Returned(ok=True, value=value, kind=kind, dtype=dtype, type_name=type_name,
+                        inputs_after=inputs_after, **common)
+
+    def _ended_message(self) -> str:
+        info = self.exit_info
+        if info is None:
+            return "the worker process ended unexpectedly"
+        if info.get("signal_name"):
+            name = info["signal_name"]
+            why = {"SIGSEGV": "a segmentation fault", "SIGKILL": "it was killed (memory?)",
+                   "SIGABRT": "an abort"}.get(name, name)
+            return f"your code ended the worker with {why} ({name})"
+        return f"your code ended the worker (exit status {info.get('code')})"
+
+    def close(self, deadline: float) -> dict[str, Any] | None:
+        """Ask the worker to stop and collect how it ended (and what it printed)."""
+        if self.exit_info is None:
+            try:
+                protocol.send(self._sock, {"op": "stop"})
+                while self.exit_info is None:
+                    self._receive(deadline)
+            except (WorkerGone, OSError):
+                pass
+        self.kill()
+        return self.exit_info
+
+    def kill(self) -> None:
+        for pid in (self._c2, self._c1):
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        try:
+            self._sock.close()
+        except OSError:
+            pass

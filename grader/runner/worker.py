@@ -1,0 +1,318 @@
+"""The worker: the only process that runs student code. It serves calls from the judge.
+
+Runs as the last of three processes forked from the zygote (see `zygote.py`); everything here
+that runs before the student's file is loaded is trusted, everything after is not, and nothing the
+worker returns is believed beyond being data.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import sys
+import traceback
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import numpy as np
+
+from grader.runner import protocol
+
+# What each step exists to implement: calling it instead is reported (DESIGN.md, exercises stay
+# exercises). Keys are "module:attribute" of functions wrapped before the student's file loads.
+FORBIDDEN: dict[str, dict[str, str]] = {
+    "01_flatten": {"torch.nn.functional:unfold": "F.unfold", "torch.nn.Unfold:forward": "nn.Unfold"},
+    "02_project": {"torch.nn.functional:conv2d": "F.conv2d", "torch.nn.Conv2d:forward": "nn.Conv2d"},
+    "05_attention": {
+        "torch.nn.functional:scaled_dot_product_attention": "F.scaled_dot_product_attention",
+        "torch.nn.functional:multi_head_attention_forward": "F.multi_head_attention_forward",
+        "torch.nn.MultiheadAttention:forward": "nn.MultiheadAttention",
+    },
+    "06_block": {
+        "torch.nn.functional:layer_norm": "F.layer_norm",
+        "torch:layer_norm": "torch.layer_norm",
+        "torch.nn.LayerNorm:forward": "nn.LayerNorm",
+        "torch.nn.TransformerEncoderLayer:forward": "nn.TransformerEncoderLayer",
+    },
+}
+
+
+class CallLog:
+    """What the current call touched: earlier steps it used and library calls it should not make."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+        self.forbidden: set[str] = set()
+
+
+LOG = CallLog()
+FORBIDDEN_AT_IMPORT: set[str] = set()  # found while the student's file was imported
+
+
+def _install_forbidden(step_id: str) -> None:
+    import importlib
+
+    for target, label in FORBIDDEN.get(step_id, {}).items():
+        module_name, attr = target.split(":")
+        owner_path, _, cls_name = module_name.rpartition(".")
+        try:
+            owner = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            owner = getattr(importlib.import_module(owner_path), cls_name)
+        original = getattr(owner, attr)
+
+        def recorder(*args, __original=original, __label=label, **kwargs):
+            LOG.forbidden.add(__label)
+            return __original(*args, **kwargs)
+
+        setattr(owner, attr, recorder)
+
+
+class _StepRecorder:
+    """Stands in for an earlier step's module and notes when the step under test calls into it."""
+
+    def __init__(self, step_id: str, module: ModuleType) -> None:
+        self._step_id, self._module = step_id, module
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._module, name)
+        if not callable(value):
+            return value
+        step_id = self._step_id
+
+        def recorded(*args, **kwargs):
+            LOG.used.add(step_id)
+            return value(*args, **kwargs)
+
+        return recorded
+
+
+def bind_earlier_steps(step_id: str, submission: Path, references: dict[str, str]) -> None:
+    """Earlier steps resolve to the references where given, else to the submission's own files
+    (a step missing from the submission falls back to its unwritten stub)."""
+    from grader.paths import EXERCISES
+    from grader.steps import STEP_IDS
+    from grader.student import bind_step
+
+    for earlier in STEP_IDS[: STEP_IDS.index(step_id)]:
+        path = Path(references[earlier]) if earlier in references else submission / f"{earlier}.py"
+        module = _LazyModule(path if path.exists() else EXERCISES / f"{earlier}.py")
+        bind_step(earlier, _StepRecorder(earlier, module))  # type: ignore[arg-type]
+        if earlier in references:
+            module.load()  # references load before the sandbox hides their folder
+
+
+class _LazyModule:
+    """A step file imported on first use, so a broken earlier file only hurts calls that need it."""
+
+    def __init__(self, path: Path) -> None:
+        self._path, self._module = path, None
+
+    def load(self) -> ModuleType:
+        if self._module is None:
+            from grader.student import load_step_file
+
+            self._module = load_step_file(self._path)
+        return self._module
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.load(), name)
+
+
+# ---------------------------------------------------------------- values in and out
+
+def decode_value(spec: Any, arrays: dict[str, np.ndarray], context: "Context") -> Any:
+    """Turn one argument description from the judge into the object the student receives."""
+    import torch
+
+    if not isinstance(spec, dict):
+        return spec
+    if "t" in spec:
+        return torch.from_numpy(arrays[spec["t"]].copy())
+    if "v" in spec:
+        return spec["v"]
+    if "pixels" in spec:
+        from grader.photos import normalize_pixels
+
+        images = normalize_pixels(torch.from_numpy(arrays[spec["pixels"]].copy()))
+        if "patch_size" in spec:  # the photograph's channel-major patches (page 9), cut by PyTorch
+            P = int(spec["patch_size"])
+            return torch.nn.functional.unfold(images, P, stride=P).transpose(1, 2).contiguous()
+        return images
+    if "param" in spec:
+        value: Any = context.params()
+        for part in spec["param"].split("."):
+            value = value[int(part)] if part.isdigit() else getattr(value, part)
+        return value.clone()
+    if "params" in spec:
+        params = context.params()
+        return params if spec["params"] == "vit" else params.blocks[int(spec["params"])]
+    if "model" in spec:
+        return context.model(spec["model"], arrays.get(spec.get("weights", "")))
+    raise ValueError(f"unknown argument {spec!r}")
+
+
+def encode_value(value: Any, arrays: dict[str, np.ndarray], key: str) -> Any:
+    """Describe a returned value as JSON, moving tensors into `arrays`."""
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        tensor = value.detach().cpu()
+        dtype = str(tensor.dtype).replace("torch.", "")
+        if tensor.dtype in (torch.bfloat16, torch.complex64, torch.complex128):
+            tensor = tensor.float() if not tensor.is_complex() else tensor.real.float()
+        arrays[key] = tensor.contiguous().numpy()
+        return {"t": key, "kind": "tensor", "dtype": dtype}
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
+        arrays[key] = np.ascontiguousarray(value)
+        return {"t": key, "kind": "ndarray", "dtype": str(value.dtype)}
+    if isinstance(value, (tuple, list)):
+        return {"seq": [encode_value(v, arrays, f"{key}.{i}") for i, v in enumerate(value)],
+                "kind": type(value).__name__}
+    if isinstance(value, (bool, int, float)) or value is None:
+        return {"v": value, "kind": type(value).__name__}
+    return {"kind": "other", "type": type(value).__name__, "repr": repr(value)[:200]}
+
+
+# ---------------------------------------------------------------- errors, as the student sees them
+
+def describe_error(error: BaseException, student_files: tuple[str, ...]) -> dict[str, Any]:
+    """The error with a traceback trimmed to the student's own frames (never grader code)."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if os.path.realpath(f.filename) in student_files]
+    where = frames[-1] if frames else None
+    origin = Path(where.filename).stem if where else None
+    trimmed = "".join(traceback.format_list(frames)) + "".join(
+        traceback.format_exception_only(type(error), error))
+    return {
+        "type": type(error).__name__,
+        "message": str(error)[:2000],
+        "traceback": trimmed[-4000:],
+        "origin_step": origin,
+        "line": where.lineno if where else None,
+    }
+
+
+class Context:
+    """The checkpoint and models the judge can refer to by name, built once per worker."""
+
+    def __init__(self, checkpoint: str | None, references: dict[str, str]) -> None:
+        self._checkpoint, self._references, self._params = checkpoint, references, None
+        self._vit_model = None
+
+    def params(self):
+        if self._params is None:
+            from safetensors.torch import load_file
+
+            from grader.params import ViTParams
+
+            self._params = ViTParams.from_state_dict(load_file(self._checkpoint))
+        return self._params
+
+    def model(self, name: str, weights: np.ndarray | None) -> Callable:
+        import torch
+
+        if name == "probe":
+            from grader.runner.probe import ProbeModel
+
+            return ProbeModel(torch.from_numpy(weights.copy()))
+        if name == "vit":
+            return self._vit()
+        raise ValueError(f"unknown model {name!r}")
+
+    def _vit(self) -> Callable:
+        """The checkpoint's own timm forward, in chunks of 49 images to bound memory."""
+        import torch
+
+        if self._vit_model is None:
+            import timm
+            from safetensors.torch import load_file
+
+            model = timm.create_model("vit_tiny_patch16_224", pretrained=False)
+            model.load_state_dict(load_file(self._checkpoint))
+            self._vit_model = model.eval()
+        model = self._vit_model
+
+        def forward(images: torch.Tensor) -> torch.Tensor:
+            with torch.inference_mode():
+                return torch.cat([model(chunk) for chunk in images.split(49)])
+
+        return forward
+
+
+def serve(sock: socket.socket, init: dict[str, Any]) -> None:
+    """Load the student's file, then answer calls until told to stop."""
+    step_id, submission = init["step"], Path(init["submission"])
+    student_file = submission / f"{step_id}.py"
+    student_files = tuple(os.path.realpath(p) for p in submission.glob("*.py"))
+    context = init["_context"]
+    if not student_file.exists():
+        protocol.send(sock, {"type": "load_error", "kind": "missing", "file": str(student_file)})
+        return
+    _install_forbidden(step_id)
+    from grader.student import load_step_file
+
+    before = set(sys.modules)
+    try:
+        module = load_step_file(student_file)
+    except BaseException as error:  # noqa: BLE001 - any failure of the student's import is reported
+        protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,
+                             "error": describe_error(error, student_files), **_syntax_details(error)})
+        return
+    if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - before):
+        FORBIDDEN_AT_IMPORT.add("timm")
+    protocol.send(sock, {"type": "ready", "functions": sorted(
+        n for n in init["functions"] if callable(getattr(module, n, None)))})
+    while True:
+        header, arrays = protocol.receive(sock)
+        if header.get("op") != "call":
+            return
+        reply, out_arrays = _call(module, header, arrays, context, student_files)
+        protocol.send(sock, reply, out_arrays)
+
+
+def _syntax_details(error: BaseException) -> dict[str, Any]:
+    if isinstance(error, SyntaxError):
+        return {"line": error.lineno, "text": (error.text or "").rstrip(), "message": error.msg}
+    return {}
+
+
+def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
+          student_files: tuple[str, ...]) -> tuple[dict, dict]:
+    LOG.used.clear()
+    LOG.forbidden.clear()
+    modules_before = set(sys.modules)
+    try:
+        function = getattr(module, header["fn"])
+        args = [decode_value(a, arrays, context) for a in header.get("args", [])]
+        kwargs = {k: decode_value(v, arrays, context) for k, v in header.get("kwargs", {}).items()}
+        result = function(*args, **kwargs)
+        out: dict[str, np.ndarray] = {}
+        reply = {"type": "result", "ok": True, "value": encode_value(result, out, "r"),
+                 "inputs_after": _inputs_after(header, args, out)}
+    except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
+        out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
+    if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - modules_before) \
+            and not header_uses_vit(header):
+        LOG.forbidden.add("timm")
+    reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(LOG.forbidden | FORBIDDEN_AT_IMPORT)
+    return reply, out
+
+
+def header_uses_vit(header: dict) -> bool:
+    """The grader's own ViT model imports timm; that import is not the student's."""
+    return any(isinstance(a, dict) and a.get("model") == "vit" for a in header.get("args", []))
+
+
+def _inputs_after(header: dict, args: list, out: dict[str, np.ndarray]) -> dict[str, str]:
+    """Send back the tensor arguments as they are after the call, to catch in-place edits."""
+    import torch
+
+    keys = {}
+    for position, (spec, value) in enumerate(zip(header.get("args", []), args)):
+        if isinstance(spec, dict) and "t" in spec and isinstance(value, torch.Tensor):
+            key = f"in.{position}"
+            out[key] = value.detach().contiguous().numpy()
+            keys[spec["t"]] = key
+    return keys

@@ -1,0 +1,204 @@
+"""The zygote: imports torch once, then forks one sandboxed worker per step on request.
+
+Process tree for one step (C1-C3 are forked here):
+    judge ── zygote ── C1 (enters new namespaces) ── C2 (PID 1 there: prepares, seals, reaps)
+                                                       └─ C3 (no privileges: runs student code)
+C2 captures C3's stdout/stderr and reports how C3 ended. When C2 dies the kernel kills everything
+in its PID namespace, so nothing the student starts can outlive the step.
+"""
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import sys
+from pathlib import Path
+from typing import Any
+
+from grader.runner import protocol, sandbox
+
+OUTPUT_KEPT = 16 * 1024  # bytes of the student's printing shown back to them
+
+
+def main(fd: int) -> None:
+    control = socket.socket(fileno=fd)
+    _preload()
+    sandbox.set_subreaper()
+    sandbox.die_with_parent()
+    protocol.send(control, {"type": "ready", "pid": os.getpid()})
+    while True:
+        try:
+            header, _ = protocol.receive(control)
+        except (EOFError, protocol.ProtocolError):
+            break
+        if header.get("op") == "spawn":
+            _spawn(control, header)
+        elif header.get("op") == "reap":
+            protocol.send(control, {"type": "reaped", "killed": reap_children()})
+        else:
+            break
+    reap_children()
+
+
+def _preload() -> None:
+    """Everything a worker needs, imported once here and shared copy-on-write by every fork."""
+    import numpy  # noqa: F401
+    import safetensors.torch  # noqa: F401
+    import torch
+
+    import grader.params  # noqa: F401
+    import grader.runner.probe  # noqa: F401
+    import grader.runner.worker  # noqa: F401
+    import grader.student  # noqa: F401
+
+    torch.zeros(1) @ torch.zeros(1, 1)  # warm the allocator before forking
+
+
+def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
+    ours, theirs = socket.socketpair()
+    pid = os.fork()
+    if pid == 0:
+        control.close()
+        ours.close()
+        _c1(init, theirs)
+    theirs.close()
+    protocol.send(control, {"type": "spawned", "pid": pid})
+    socket.send_fds(control, [b"F"], [ours.fileno()])
+    ours.close()
+    _reap_zombies()
+
+
+def _c1(init: dict[str, Any], sock: socket.socket) -> None:
+    try:
+        os.setsid()
+        if init["confine"]:
+            sandbox.enter_namespaces()
+        pid = os.fork()
+        if pid == 0:
+            _c2(init, sock)
+        os.waitpid(pid, 0)
+    finally:
+        os._exit(0)
+
+
+def _c2(init: dict[str, Any], sock: socket.socket) -> None:
+    from grader.runner import worker
+
+    try:
+        host_pid = int(os.readlink("/proc/self"))  # still the host's /proc: our pid as the judge sees it
+        protocol.send(sock, {"type": "spawned", "pid": host_pid})
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
+            signal.signal(sig, signal.SIG_IGN)
+        sandbox.die_with_parent()
+        submission = Path(init["submission"])
+        worker.bind_earlier_steps(init["step"], submission, init["references"])
+        # The checkpoint is read later, by the worker: a parallel torch op here would start
+        # OpenMP threads that the forked worker does not have, and its first parallel op would hang.
+        context = worker.Context(init["checkpoint"], init["references"])
+        if init["confine"]:
+            sandbox.seal_filesystem([Path(p) for p in init["hide"]])
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            os.close(read_end)
+            _c3(init, sock, write_end, context)
+        os.close(write_end)
+        head, total, status = _capture(read_end, pid)
+        protocol.send(sock, {"type": "exit", **_describe_status(status), "output_bytes": total,
+                             "output_head": head.decode("utf-8", "replace")})
+    except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
+        try:
+            protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
+        except OSError:
+            pass
+    finally:
+        os._exit(0)
+
+
+def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> None:
+    from grader.runner import worker
+
+    code = 0
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        null = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(null, 0)
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        os.close(output_fd)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        if init["confine"]:
+            sandbox.drop_privileges()
+        sandbox.limit_memory(init["memory"])
+        sandbox.die_with_parent()
+        worker.serve(sock, {**init, "_context": context})
+    except BaseException:  # noqa: BLE001 - the exit code tells the judge this was not a clean stop
+        code = 70
+    finally:
+        os._exit(code)
+
+
+def _capture(read_end: int, pid: int) -> tuple[bytes, int, int]:
+    """Keep the first OUTPUT_KEPT bytes the worker prints, count the rest, until it ends."""
+    head, total = bytearray(), 0
+    while True:
+        ready, _, _ = select.select([read_end], [], [], 0.05)
+        if ready:
+            chunk = os.read(read_end, 1 << 16)
+            total += len(chunk)
+            head += chunk[: max(0, OUTPUT_KEPT - len(head))]
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return bytes(head), total, status
+
+
+def _describe_status(status: int) -> dict[str, Any]:
+    if os.WIFSIGNALED(status):
+        sig = os.WTERMSIG(status)
+        return {"signal": sig, "signal_name": signal.Signals(sig).name, "code": None}
+    return {"signal": None, "code": os.WEXITSTATUS(status)}
+
+
+def _reap_zombies() -> None:
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _children() -> list[int]:
+    me, found = os.getpid(), []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == me:
+                found.append(int(entry))
+    return found
+
+
+def reap_children() -> int:
+    """Kill every process left under the zygote (orphans re-parent here), until none is left."""
+    killed = 0
+    for _ in range(50):
+        children = _children()
+        if not children:
+            break
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except ProcessLookupError:
+                pass
+        _reap_zombies()
+    _reap_zombies()
+    return killed
+
+
+if __name__ == "__main__":
+    main(int(sys.argv[1]))

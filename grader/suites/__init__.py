@@ -1,0 +1,1 @@
+"""The hidden suites, one per step, and what they share (`support`, `feedback`)."""

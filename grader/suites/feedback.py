@@ -1,0 +1,89 @@
+"""Exact feedback: where a student's array first goes wrong, by how much, and which known mistake
+it equals. Indices are named as the lecture names them: P1...P196 row by row, CLS, heads and blocks
+from 1 (pages 32, 36), with the zero-based index beside them for the student's code."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+DEFAULT_TOLERANCE = (1e-4, 1e-4)  # (absolute, relative): float32 rounding, any op order or promotion
+QUADRANTS = ("top-left", "top-right", "bottom-left", "bottom-right")
+CHANNELS = ("R", "G", "B")
+
+
+class Feedback(AssertionError):
+    """A failed check, with the message the student reads and the status it earns."""
+
+    def __init__(self, message: str, status: str = "failed", maps: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.message, self.status, self.maps = message, status, maps
+
+
+def patch_name(index: int, grid: int | None) -> str:
+    """`P63 (row 5, col 7)` for zero-based patch index 62 on a 14-wide grid (page 15)."""
+    if grid:
+        row, col = divmod(index, grid)
+        return f"P{index + 1} (row {row + 1}, col {col + 1})"
+    return f"P{index + 1}"
+
+
+def name_index(axes: list[str], index: tuple[int, ...], grid: int | None) -> str:
+    """Name a position of an array by its axes, e.g. `image 1, head 2, query CLS, key P60`."""
+    parts = []
+    for axis, i in zip(axes, index):
+        if axis == "image":
+            parts.append(f"image {i + 1}")
+        elif axis == "patch":
+            parts.append(f"patch {patch_name(i, grid)} [index {i}]")
+        elif axis in ("token", "query", "key"):
+            label = "CLS" if i == 0 else patch_name(i - 1, grid)
+            parts.append(f"{axis} {label} [index {i}]")
+        elif axis == "head":
+            parts.append(f"head {i + 1} [index {i}]")
+        elif axis in ("row", "col"):
+            parts.append(f"{axis} {i + 1}")
+        elif axis == "quadrant":
+            parts.append(QUADRANTS[i] if i < len(QUADRANTS) else f"entry {i}")
+        elif axis == "channel":
+            parts.append(CHANNELS[i] if i < 3 else f"channel {i}")
+        elif axis in ("y", "x"):
+            parts.append(f"{axis}={i}")
+        else:
+            parts.append(f"{axis} {i + 1} [index {i}]")
+    if axes[-2:] == ["row", "col"] and grid:
+        parts.append(f"= patch {patch_name(index[-2] * grid + index[-1], grid)}")
+    return ", ".join(parts) if parts else "the value"
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.6g}"
+
+
+def compare(actual: np.ndarray, expected: np.ndarray, axes: list[str], grid: int | None,
+            tolerance: tuple[float, float] = DEFAULT_TOLERANCE) -> str | None:
+    """None when `actual` is within tolerance everywhere; else the lines that say where and how far."""
+    a = np.asarray(actual, dtype=np.float64)
+    e = np.asarray(expected, dtype=np.float64)
+    atol, rtol = tolerance
+    error = np.abs(a - e)
+    allowed = atol + rtol * np.abs(e)
+    bad = ~(error <= allowed)  # NaN counts as wrong
+    if not bad.any():
+        return None
+    first = np.unravel_index(int(np.argmax(bad)), bad.shape)
+    finite = np.where(np.isfinite(error), error, np.inf)
+    worst = np.unravel_index(int(np.argmax(finite)), finite.shape)
+    relative = float(finite[worst] / max(abs(float(e[worst])), 1e-12))
+    lines = [
+        f"first wrong at {name_index(axes, first, grid)}: got {_fmt(a[first])}, expected {_fmt(e[first])}",
+        f"largest error {_fmt(float(finite[worst]))} (relative {relative:.3g}) at {name_index(axes, worst, grid)}",
+        f"{int(bad.sum())} of {bad.size} values wrong; tolerance |got - expected| <= {atol:g} + {rtol:g}·|expected|",
+    ]
+    if np.isnan(a).any():
+        lines.insert(0, f"your output contains {int(np.isnan(a).sum())} NaN values")
+    return "\n".join(lines)
+
+
+def shape_text(shape: tuple[int, ...]) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ")"

@@ -1,0 +1,154 @@
+"""What every hidden suite shares: call a student function on a fixture case, then judge it."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from grader.fixtures.store import Case, Fingerprint
+from grader.runner.session import Returned
+from grader.suites.feedback import DEFAULT_TOLERANCE, Feedback, compare, shape_text
+
+FLOAT_DTYPES = ("float32", "float64")
+OUTPUT_NAMES = {"qkv_heads": ("q", "k", "v")}
+
+
+def wire_arguments(case: Case) -> tuple[list, dict, dict[str, np.ndarray]]:
+    """The case's arguments as the worker protocol sends them, with the tensors they need."""
+    arrays: dict[str, np.ndarray] = {}
+    args = []
+    for spec in case.args:
+        if "tensor" in spec:
+            arrays[spec["tensor"]] = case.tensors[spec["tensor"]]
+            args.append({"t": spec["tensor"]})
+        elif "value" in spec:
+            args.append({"v": spec["value"]})
+        else:
+            wire = {k: v for k, v in spec.items() if k != "name"}
+            for key in (wire.get("pixels"), wire.get("weights")):
+                if key:
+                    arrays[key] = case.tensors[key]
+            args.append(wire)
+    return args, {}, arrays
+
+
+def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None:
+    """Raise Feedback unless the student's call returned what the checkpoint did."""
+    if not returned.ok:
+        raise _error_feedback(case, returned.error, step_statuses)
+    if returned.forbidden:
+        calls = ", ".join(returned.forbidden)
+        raise Feedback(f"{case.function} calls {calls}: this step asks you to write that computation "
+                       "yourself (exercises stay exercises).")
+    _check_inputs_untouched(case, returned)
+    try:
+        _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name)
+    except Feedback as feedback:
+        blocked = [s for s in returned.used if step_statuses.get(s, "passed") != "passed"]
+        if blocked:
+            raise Feedback(f"blocked by {', '.join(blocked)}: {case.function} uses your "
+                           f"{', '.join(blocked)}, which does not pass yet. Fix that step first.\n"
+                           f"{feedback.message}", status="blocked", maps=feedback.maps) from None
+        raise
+
+
+def _error_feedback(case: Case, error: dict[str, Any], step_statuses: dict[str, str]) -> Feedback:
+    kind, message, origin = error.get("type", "Error"), error.get("message", ""), error.get("origin_step")
+    if kind == "NotImplementedError":
+        if origin and origin != case.step:
+            return Feedback(f"blocked by {origin}: {case.function} calls {origin}, which is not written "
+                            f"yet ({message or 'NotImplementedError'}).", status="blocked")
+        return Feedback(f"{case.function} is not written yet (it raises NotImplementedError).",
+                        status="not_attempted")
+    trace = error.get("traceback", "").rstrip()
+    return Feedback(f"{case.function} raised {kind}: {message}" + (f"\n{trace}" if trace else ""),
+                    status="error")
+
+
+def _check_inputs_untouched(case: Case, returned: Returned) -> None:
+    for key, after in returned.inputs_after.items():
+        before = case.tensors.get(key)
+        if before is not None and (before.shape != after.shape or not np.array_equal(before, after, equal_nan=True)):
+            name = next((s["name"] for s in case.args if s.get("tensor") == key), key)
+            raise Feedback(f"{case.function} modified its input `{name}` in place; work on a copy "
+                           "(e.g. `x.clone()`), the caller still needs the original.")
+
+
+def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | None, type_name: str,
+                 label: str = "") -> None:
+    what = f"{case.function}{label}"
+    if isinstance(expected, tuple):
+        names = OUTPUT_NAMES.get(case.function, tuple(f"[{i}]" for i in range(len(expected))))
+        if not isinstance(value, tuple) or len(value) != len(expected):
+            raise Feedback(f"{what} must return {len(expected)} tensors ({', '.join(names)}); "
+                           f"it returned {type_name}")
+        for i, (e, v) in enumerate(zip(expected, value)):
+            _check_array(case, e, v, "tensor" if isinstance(v, np.ndarray) else type(v).__name__,
+                         None, f" output {names[i]}", mistake_part=i)
+        return
+    if isinstance(expected, np.ndarray):
+        _check_array(case, expected, value, kind, dtype, label)
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise Feedback(f"{what} must return a Python int; it returned {value!r} ({type_name})")
+    if value != expected:
+        raise Feedback(f"{what} returned {value}, expected {expected}." + _mistake_text(case, value))
+
+
+def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype: str | None, label: str,
+                 mistake_part: int | None = None) -> None:
+    what = f"{case.function}{label}"
+    if kind == "ndarray":
+        raise Feedback(f"{what} returned a numpy array; return a torch.Tensor")
+    if not isinstance(value, np.ndarray):
+        raise Feedback(f"{what} must return a torch.Tensor; it returned {kind}")
+    if dtype is not None and dtype not in FLOAT_DTYPES:
+        raise Feedback(f"{what} returned a tensor of dtype torch.{dtype}; expected torch.float32")
+    if value.shape != expected.shape:
+        raise Feedback(f"{what} returned shape {shape_text(value.shape)}, expected {shape_text(expected.shape)}."
+                       + _mistake_text(case, value, mistake_part))
+    tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
+    problem = compare(value, expected, case.axes, case.extra.get("grid"), tolerance)  # type: ignore[arg-type]
+    if problem:
+        raise Feedback(f"{what}: wrong values.\n{problem}" + _mistake_text(case, value, mistake_part),
+                       maps=_maps(case, expected, value))
+
+
+def _mistake_text(case: Case, value: Any, part: int | None = None) -> str:
+    for fingerprint, title, page in case.mistakes.values():
+        if part is not None and isinstance(fingerprint, tuple):
+            fingerprint = fingerprint[part]
+        if _matches(fingerprint, value):
+            return f"\nKnown mistake: {title} (lecture page {page})"
+    return ""
+
+
+def _matches(fingerprint: Any, value: Any) -> bool:
+    if isinstance(fingerprint, Fingerprint):
+        if not isinstance(value, np.ndarray):
+            return False
+        scale = max(1.0, float(np.abs(fingerprint.values).max(initial=0)))
+        return fingerprint.matches(value, 1e-3 * scale)
+    if isinstance(fingerprint, tuple):
+        return False
+    return fingerprint == value and not isinstance(value, bool)
+
+
+def _maps(case: Case, expected: np.ndarray, value: np.ndarray) -> dict[str, Any] | None:
+    """14x14 pictures of what differs, for attention weights and occlusion maps."""
+    grid = case.extra.get("grid")
+    if not grid or not np.isfinite(value).all():
+        return None
+    if case.function == "occlusion_map":
+        scale = float(max(np.abs(expected).max(), 1e-9))
+        return {"title": "change of the target probability per covered patch", "expected": expected.tolist(),
+                "actual": value.tolist(), "scale": scale}
+    if case.function == "attention_weights" and expected.shape[-1] == grid * grid + 1:
+        error = np.abs(value - expected)
+        b, h, q, _ = np.unravel_index(int(np.argmax(error)), error.shape)
+        query = "CLS" if q == 0 else f"P{q}"
+        row = lambda a: a[b, h, q, 1:].reshape(grid, grid)  # noqa: E731 - patch keys only
+        return {"title": f"attention of query {query}, head {h + 1} over the patches",
+                "expected": row(expected).tolist(), "actual": row(value).tolist(),
+                "scale": float(max(row(expected).max(), 1e-9))}
+    return None
