@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
 from grader import paths
-from grader.fixtures.store import FixtureError, load_cases, load_manifest, verify
+from grader.paths import MANIFEST
+from grader.fixtures.store import VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of, verify
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.runner import sandbox
 from grader.runner.judge import StepRun, run_suite
@@ -31,8 +32,8 @@ class GradeOptions:
     memory: int = DEFAULT_MEMORY
     fixtures: Path = paths.FIXTURES
     steps: tuple[str, ...] = STEP_IDS
-    on_step: Callable[[str], None] = field(default=lambda step_id: None)
-    """Called as each step starts (progress display)."""
+    on_step: Callable[[str], None] | None = None
+    """Called as each step starts (progress display); None when grading in a pool of processes."""
 
 
 def _references(step: Step, use: bool) -> dict[str, str]:
@@ -49,10 +50,21 @@ def _references(step: Step, use: bool) -> dict[str, str]:
 
 
 def _hidden_folders(fixtures: Path, submission: Path) -> list[str]:
-    """What the sandbox covers while student code runs: solutions and hidden fixtures (except the
-    folder being graded itself, when the instructor grades the solutions)."""
-    folders = (paths.SOLUTIONS.resolve(), (fixtures / "hidden").resolve())
+    """What the sandbox covers while student code runs: solutions, hidden fixtures and the kit's git
+    history, which holds both (except the folder being graded itself, when the instructor grades
+    the solutions)."""
+    folders = (paths.SOLUTIONS.resolve(), (fixtures / "hidden").resolve(), _git_folder(paths.KIT_ROOT))
     return [str(p) for p in folders if p.is_dir() and p != submission and p not in submission.parents]
+
+
+def _git_folder(root: Path) -> Path:
+    """The folder holding the checkout's git objects: `.git`, or where a worktree's `.git` file points."""
+    dot_git = root / ".git"
+    if not dot_git.is_file():
+        return dot_git.resolve()
+    gitdir = (root / dot_git.read_text().partition("gitdir:")[2].strip()).resolve()
+    common = gitdir / "commondir"  # a worktree's objects live in the main checkout's git folder
+    return (gitdir / common.read_text().strip()).resolve() if common.is_file() else gitdir
 
 
 class Grader:
@@ -61,19 +73,27 @@ class Grader:
     def __init__(self, options: GradeOptions) -> None:
         self.options = options
         self.manifest = load_manifest(options.fixtures)
+        self._manifest_sha256 = sha256_of(Path(options.fixtures) / MANIFEST)
         problems = verify(options.fixtures, self.manifest)
         if problems:
             raise FixtureError(f"fixtures do not match the manifest: {problems[0]}")
+        # Every case is read now, before any student code runs: with a partial sandbox the files
+        # are writable, and a step must not change what later steps are judged by.
+        self._cases = {(s, v): load_cases(s, v, options.fixtures, self.manifest)
+                       for s in STEP_IDS for v in VISIBILITIES}
         self.checkpoint_file = str(Path(options.fixtures) / self.manifest["checkpoint"]["file"])
         self.confine = sandbox.can_confine()
         self.zygote = Zygote()
-        self._cases: dict[tuple[str, str], list] = {}
 
     def cases(self, step_id: str, visibility: str) -> list:
-        key = (step_id, visibility)
-        if key not in self._cases:
-            self._cases[key] = load_cases(step_id, visibility, self.options.fixtures, self.manifest)
-        return self._cases[key]
+        return self._cases[(step_id, visibility)]
+
+    def _tampering(self) -> list[str]:
+        """Fixture files changed since grading started, the manifest itself included."""
+        manifest = Path(self.options.fixtures) / MANIFEST
+        changed = [] if manifest.is_file() and sha256_of(manifest) == self._manifest_sha256 else \
+            [f"{MANIFEST}: {'modified' if manifest.is_file() else 'missing'}"]
+        return changed + verify(self.options.fixtures, self.manifest)
 
     def close(self) -> None:
         self.zygote.close()
@@ -85,13 +105,14 @@ class Grader:
         for step in STEPS:
             if step.id not in (steps or self.options.steps):
                 continue
-            self.options.on_step(step.id)
+            if self.options.on_step is not None:
+                self.options.on_step(step.id)
             result = self.grade_step(step, submission, statuses)
             statuses[step.id] = result.status
             results.append(result)
         self.zygote.reap()
         checkpoint = {k: self.manifest["checkpoint"][k] for k in ("id", "kind", "sha256")}
-        tampering = verify(self.options.fixtures, self.manifest)
+        tampering = self._tampering()
         return SubmissionResult(submission=_display(submission), checkpoint=checkpoint, steps=results,
                                 sandbox="full" if self.confine else "partial", tampering=tampering)
 
@@ -144,8 +165,8 @@ class Grader:
 
 
 def _display(submission: Path) -> str:
-    """Paths relative to the current folder when inside it, so reports do not leak home folders."""
+    """Relative to the current folder when inside it (reports then do not leak home folders)."""
     try:
-        return os.path.relpath(submission)
+        return str(submission.relative_to(Path.cwd()))
     except ValueError:
         return str(submission)

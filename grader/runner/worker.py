@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import socket
 import sys
 import traceback
@@ -153,7 +154,10 @@ def decode_value(spec: Any, arrays: dict[str, np.ndarray], context: "Context") -
     raise ValueError(f"unknown argument {spec!r}")
 
 
-def encode_value(value: Any, arrays: dict[str, np.ndarray], key: str) -> Any:
+MAX_ITEMS = 16  # a step returns at most a few tensors; longer or nested sequences are only described
+
+
+def encode_value(value: Any, arrays: dict[str, np.ndarray], key: str, depth: int = 0) -> Any:
     """Describe a returned value as JSON, moving tensors into `arrays`."""
     import torch
 
@@ -168,7 +172,10 @@ def encode_value(value: Any, arrays: dict[str, np.ndarray], key: str) -> Any:
         arrays[key] = np.ascontiguousarray(value)
         return {"t": key, "kind": "ndarray", "dtype": str(value.dtype)}
     if isinstance(value, (tuple, list)):
-        return {"seq": [encode_value(v, arrays, f"{key}.{i}") for i, v in enumerate(value)],
+        if depth or len(value) > MAX_ITEMS:  # e.g. `.tolist()` of an image: JSON far over the header limit
+            return {"kind": "other", "type": type(value).__name__,
+                    "repr": f"a {type(value).__name__} of {len(value)} items"}
+        return {"seq": [encode_value(v, arrays, f"{key}.{i}", depth + 1) for i, v in enumerate(value)],
                 "kind": type(value).__name__}
     if isinstance(value, (bool, int, float)) or value is None:
         return {"v": value, "kind": type(value).__name__}
@@ -177,12 +184,18 @@ def encode_value(value: Any, arrays: dict[str, np.ndarray], key: str) -> Any:
 
 # ---------------------------------------------------------------- errors, as the student sees them
 
+_STEP_FILE = re.compile(r"^\d\d_[a-z]+\.py$")
+
+
 def describe_error(error: BaseException, student_files: tuple[str, ...]) -> dict[str, Any]:
     """The error with a traceback trimmed to the student's own frames (never grader code)."""
     frames = [f for f in traceback.extract_tb(error.__traceback__)
               if os.path.realpath(f.filename) in student_files]
     where = frames[-1] if frames else None
-    origin = Path(where.filename).stem if where else None
+    # The innermost step file on the stack, wherever it lives (a missing step falls back to its
+    # stub): a NotImplementedError raised there blocks the step being graded.
+    steps = [f for f in traceback.extract_tb(error.__traceback__) if _STEP_FILE.match(Path(f.filename).name)]
+    origin = Path(steps[-1].filename).stem if steps else None
     trimmed = "".join(traceback.format_list(frames)) + "".join(
         traceback.format_exception_only(type(error), error))
     return {

@@ -13,6 +13,7 @@ import select
 import signal
 import socket
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -182,22 +183,29 @@ def _children() -> list[int]:
     return found
 
 
+REAP_PATIENCE = 10.0  # seconds; a killed process may take a while to free a torch-sized address space
+
+
 def reap_children() -> int:
-    """Kill every process left under the zygote (orphans re-parent here), until none is left."""
-    killed = 0
-    for _ in range(50):
+    """Kill every process left under the zygote (orphans re-parent here) and wait until each one is
+    gone: a killed process keeps running its exit for a while, and a namespace's init waits for all
+    of its namespace. Returns how many processes were killed."""
+    killed: set[int] = set()
+    deadline = time.monotonic() + REAP_PATIENCE
+    while time.monotonic() < deadline:
         children = _children()
         if not children:
             break
         for pid in children:
             try:
                 os.kill(pid, signal.SIGKILL)
-                killed += 1
+                killed.add(pid)
             except ProcessLookupError:
                 pass
         _reap_zombies()
+        time.sleep(0.005)
     _reap_zombies()
-    return killed
+    return len(killed)
 
 
 if __name__ == "__main__":
