@@ -8,6 +8,7 @@ The result is the update that the block adds to each incoming row (page 34).
 from __future__ import annotations
 
 import torch
+import torch.nn.functional as F
 from torch import Tensor
 
 
@@ -32,7 +33,7 @@ def qkv_heads(x: Tensor, W_qkv: Tensor, b_qkv: Tensor,
     """
     B, N, D = x.shape
     H = num_heads
-    qkv = x @ W_qkv + b_qkv  # (B, N, 3D), columns [q | k | v]
+    qkv = F.linear(x, W_qkv.T, b_qkv)  # (B, N, 3D) = x @ W_qkv + b_qkv, columns [q | k | v]
     qkv = qkv.reshape(B, N, 3, H, D // H)  # (B, N, 3, H, d)
     q, k, v = qkv.permute(2, 0, 3, 1, 4).unbind(0)  # each (B, H, N, d)
     return q, k, v
@@ -53,7 +54,8 @@ def attention_weights(q: Tensor, k: Tensor) -> Tensor:
         [0.3333333432674408, 0.3333333432674408, 0.3333333432674408]
     """
     d = q.shape[-1]
-    scores = q @ k.transpose(-2, -1) * d**-0.5  # (B, H, N, N): query rows, key columns
+    scores = (q * d**-0.5) @ k.transpose(-2, -1)  # (B, H, N, N): query rows, key columns; scaling
+    # q rather than the scores touches N*d numbers instead of N*N (as timm does)
     return scores.softmax(dim=-1)  # over keys; full attention, so no causal mask (page 30)
 
 
@@ -83,4 +85,4 @@ def multi_head_attention(
     q, k, v = qkv_heads(x, W_qkv, b_qkv, num_heads)  # each (B, H, N, d)
     messages = attention_weights(q, k) @ v  # (B, H, N, d): one message per head and receiver
     joined = messages.transpose(1, 2).reshape(B, N, D)  # (B, N, H*d): each row's heads side by side
-    return joined @ W_o + b_o  # (B, N, D)
+    return F.linear(joined, W_o.T, b_o)  # (B, N, D) = joined @ W_o + b_o, in one fused kernel

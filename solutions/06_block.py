@@ -6,9 +6,8 @@ with GELU between.
 """
 from __future__ import annotations
 
-import math
-
 import torch
+import torch.nn.functional as F
 from torch import Tensor
 
 from grader import BlockParams, earlier_step
@@ -32,9 +31,8 @@ def layer_norm(x: Tensor, weight: Tensor, bias: Tensor, eps: float = 1e-6) -> Te
         >>> layer_norm(torch.tensor([[1.0, 3.0]]), torch.ones(2), torch.zeros(2)).tolist()
         [[-0.9999995231628418, 0.9999995231628418]]
     """
-    mean = x.mean(dim=-1, keepdim=True)  # (..., 1)
-    var = x.var(dim=-1, keepdim=True, correction=0)  # (..., 1), biased like LayerNorm
-    return (x - mean) / torch.sqrt(var + eps) * weight + bias
+    var, mean = torch.var_mean(x, dim=-1, keepdim=True, correction=0)  # (..., 1) each, biased var
+    return (x - mean) * torch.rsqrt(var + eps) * weight + bias  # one pass fewer than / sqrt
 
 
 def mlp(x: Tensor, W_1: Tensor, b_1: Tensor, W_2: Tensor, b_2: Tensor) -> Tensor:
@@ -53,9 +51,9 @@ def mlp(x: Tensor, W_1: Tensor, b_1: Tensor, W_2: Tensor, b_2: Tensor) -> Tensor
         ...     torch.zeros(768, 192), torch.zeros(192)).shape
         torch.Size([2, 197, 192])
     """
-    hidden = x @ W_1 + b_1  # (B, N, 4D)
-    hidden = 0.5 * hidden * (1 + torch.erf(hidden / math.sqrt(2)))  # exact GELU, not the tanh fit
-    return hidden @ W_2 + b_2  # (B, N, D)
+    hidden = F.linear(x, W_1.T, b_1)  # (B, N, 4D): x @ W_1 + b_1 in one fused kernel
+    hidden = F.gelu(hidden)  # exact (erf) GELU, z·Φ(z); not the tanh fit (approximate="tanh")
+    return F.linear(hidden, W_2.T, b_2)  # (B, N, D): hidden @ W_2 + b_2
 
 
 def block(x: Tensor, p: BlockParams, num_heads: int) -> Tensor:
