@@ -84,7 +84,7 @@ def load_pixels(path: str | os.PathLike) -> "torch.Tensor":
 
 
 def normalize_pixels(pixels_uint8: "torch.Tensor") -> "torch.Tensor":
-    """The checkpoint's normalization: RGB to [0, 1], minus 0.5, over 0.5 (page 9).
+    """The checkpoint's normalization: RGB to [0, 1], minus 0.5, over 0.5 (page 8).
 
     The operations and their order are those of torchvision's ToTensor + Normalize, so the
     result equals timm's full transform bit for bit.

@@ -12,6 +12,8 @@ TEST_STATUSES = ("passed", "failed", "not_attempted", "blocked", "error", "timeo
 class TestResult:
     """One test of one step."""
 
+    __test__ = False  # not a pytest test class, despite its name
+
     name: str
     """Readable id, e.g. `patchify · sample photo`."""
     visibility: str

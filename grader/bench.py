@@ -1,0 +1,177 @@
+"""`python -m grader.bench` (also `vitgrade bench`): speed and memory, each as a ratio to a
+reference measured in the same run, so the figures hold on a noisy machine.
+
+Targets (issue 7): vit_forward / timm <= 1.15 (batch 1 and 32); occlusion_map / one batched timm
+forward of 196 images <= 1.3; `check 01_flatten` / `python -c "import torch"` <= 2.0 and
+`check 08_occlusion` <= 4.0; `grade --solutions` <= 30 s and <= 1.5 GB peak (the whole process
+tree); ten submissions with --jobs 2 / one after another <= 0.6.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from grader import paths
+
+
+@dataclass
+class Figure:
+    """One benchmark line."""
+
+    name: str
+    measured: float
+    reference: float | None  # None: an absolute target (seconds or GB)
+    target: float
+    unit: str = "s"
+
+    @property
+    def value(self) -> float:
+        return self.measured / self.reference if self.reference else self.measured
+
+    @property
+    def ok(self) -> bool:
+        return self.value <= self.target
+
+
+def median_time(run: Callable[[], object], repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def _command(*args: str) -> Callable[[], None]:
+    def run() -> None:
+        subprocess.run(list(args), check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                       cwd=paths.KIT_ROOT)
+    return run
+
+
+def _tree_rss(root: int) -> int:
+    """Resident bytes of `root` and all its descendants, read from /proc."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            status = Path(f"/proc/{entry}/status").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        children.setdefault(parent, []).append(int(entry))
+        rss[int(entry)] = next((int(line.split()[1]) * 1024 for line in status.splitlines()
+                                if line.startswith("VmRSS:")), 0)
+    total, stack = 0, [root]
+    while stack:
+        pid = stack.pop()
+        total += rss.get(pid, 0)
+        stack += children.get(pid, [])
+    return total
+
+
+def peak_memory(args: list[str]) -> tuple[float, int]:
+    """Wall time and peak resident memory of a command's whole process tree."""
+    started = time.perf_counter()
+    process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=paths.KIT_ROOT)
+    peak = 0
+
+    def sample() -> None:
+        nonlocal peak
+        while process.poll() is None:
+            peak = max(peak, _tree_rss(process.pid))
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample)
+    sampler.start()
+    process.wait()
+    sampler.join()
+    return time.perf_counter() - started, peak
+
+
+def forward_figures(repeats: int) -> list[Figure]:
+    import torch
+
+    from grader.checkpoint import load_checkpoint
+    from grader.photos import SAMPLE, load_image
+    from grader.student import load_step_file
+
+    checkpoint = load_checkpoint("stand-in")
+    params, model = checkpoint.params(), checkpoint.timm_model()
+    head = load_step_file(paths.SOLUTIONS / "07_head.py")
+    occlusion = load_step_file(paths.SOLUTIONS / "08_occlusion.py")
+    figures = []
+    with torch.inference_mode():
+        for batch in (1, 32):
+            images = torch.randn(batch, 3, 224, 224, generator=torch.Generator().manual_seed(0))
+            ours = median_time(lambda: head.vit_forward(images, params), repeats)
+            timm_time = median_time(lambda: model(images), repeats)
+            figures.append(Figure(f"vit_forward, batch {batch} / timm forward", ours, timm_time, 1.15))
+        image = load_image(SAMPLE.path)
+        batch = image.repeat(196, 1, 1, 1)
+        ours = median_time(lambda: occlusion.occlusion_map(model, image, 0), max(1, repeats // 2))
+        reference = median_time(lambda: model(batch), max(1, repeats // 2))
+        figures.append(Figure("occlusion_map (196 covers) / timm forward of 196", ours, reference, 1.3))
+    return figures
+
+
+def command_figures(repeats: int) -> list[Figure]:
+    vitgrade = [sys.executable, "-m", "grader.cli"]
+    torch_import = median_time(_command(sys.executable, "-c", "import torch"), repeats)
+    check_01 = median_time(_command(*vitgrade, "check", "01_flatten", "--solutions"), repeats)
+    check_08 = median_time(_command(*vitgrade, "check", "08_occlusion", "--solutions"), repeats)
+    seconds, peak = peak_memory([*vitgrade, "grade", "--solutions"])
+    return [
+        Figure("check 01_flatten --solutions / import torch", check_01, torch_import, 2.0),
+        Figure("check 08_occlusion --solutions / import torch", check_08, torch_import, 4.0),
+        Figure("grade --solutions, all steps with hidden tests", seconds, None, 30.0),
+        Figure("grade --solutions, peak memory of the process tree", peak / 1e9, None, 1.5, "GB"),
+    ]
+
+
+def jobs_figure(submissions: int = 10) -> Figure:
+    vitgrade = [sys.executable, "-m", "grader.cli", "grade", "--no-hidden"]
+    with tempfile.TemporaryDirectory() as folder:
+        for i in range(submissions):
+            shutil.copytree(paths.SOLUTIONS, Path(folder) / f"student{i:02d}")
+        serial = median_time(_command(*vitgrade, folder), 1)
+        parallel = median_time(_command(*vitgrade, folder, "--jobs", "2"), 1)
+    return Figure(f"{submissions} submissions with --jobs 2 / one after another (visible tests)",
+                  parallel, serial, 0.6)
+
+
+def report(figures: list[Figure]) -> str:
+    lines = [f"{'benchmark':62} {'measured':>10} {'reference':>10} {'value':>7} {'target':>7}  ok"]
+    for f in figures:
+        reference = f"{f.reference:.3f}s" if f.reference else "-"
+        value = f"{f.value:.2f}" + ("" if f.reference else f.unit)
+        lines.append(f"{f.name:62} {f.measured:>9.3f}{'' if f.unit == 'GB' else 's':1} {reference:>10} "
+                     f"{value:>7} {f.target:>7g}  {'yes' if f.ok else 'NO'}")
+    return "\n".join(lines)
+
+
+def main(repeats: int = 5, quick: bool = False) -> int:
+    """Run every benchmark and print the table; returns 0 when every target is met, else 1."""
+    figures = forward_figures(repeats)
+    print(report(figures), flush=True)
+    figures += command_figures(3)
+    if not quick:
+        figures.append(jobs_figure())
+    print("\n" + report(figures))
+    return 0 if all(f.ok for f in figures) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(quick="--quick" in sys.argv))
