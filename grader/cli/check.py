@@ -25,7 +25,7 @@ def check(
 
     Exit status: 0 all checked steps pass, 1 something fails, 2 usage or fixture error.
     """
-    from grader.cli.common import out
+    from grader.cli.common import report_console
     from grader.reports import render, to_json
 
     chosen = resolve_steps(steps, all_steps)
@@ -39,5 +39,5 @@ def check(
         with open(output, "w", encoding="utf-8") as handle:
             render(results[0], Console(file=handle, force_terminal=False, width=100))
     else:
-        render(results[0], out)
+        render(results[0], report_console)
     raise typer.Exit(exit_code(results))

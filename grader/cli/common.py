@@ -13,6 +13,8 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
+#: For reports: long feedback lines wrap (indented) instead of running off or being cropped.
+report_console = Console(highlight=False)
 
 
 def fail(message: str, code: int = EXIT_USAGE) -> NoReturn:

@@ -7,7 +7,7 @@ from typing import Annotated, Literal, Optional
 import typer
 
 from grader import paths
-from grader.cli.common import fail, out
+from grader.cli.common import fail, report_console
 from grader.cli.grading import exit_code, expand_submissions, run_grader, write
 
 
@@ -47,7 +47,7 @@ def grade(
     elif format == "gradescope":
         write(to_gradescope(results[0]), output)
     elif len(results) == 1:
-        render(results[0], out)
+        render(results[0], report_console)
     else:
-        render_summary(results, out)
+        render_summary(results, report_console)
     raise typer.Exit(exit_code(results))
