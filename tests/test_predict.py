@@ -146,7 +146,8 @@ def test_a_submission_names_its_unfinished_step(submission):
 
 def test_a_crash_in_the_implementation_is_one_line(submission):
     source = (submission / "06_block.py").read_text()
-    (submission / "06_block.py").write_text(source.replace("hidden @ W_2 + b_2", "hidden @ W_1"))
+    crash = "\n\ndef mlp(x, W_1, b_1, W_2, b_2):\n    return x @ W_1 @ W_1  # (B, N, 4D) @ (D, 4D): shapes clash\n"
+    (submission / "06_block.py").write_text(source + crash)
     result = predict(SAMPLE.path, "--submission", submission)
     assert_one_line_error(result, "06_block.py:", "in mlp", "RuntimeError")
 
