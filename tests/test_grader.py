@@ -180,3 +180,19 @@ def test_no_message_shows_grader_internals(solutions_result, tmp_path, grader):
     message = next(t for t in step.tests if t.name == "normalize · sample photo").message
     assert "ZeroDivisionError" in message and "01_flatten.py" in message
     assert "grader/" not in message and "site-packages" not in message
+
+
+@pytest.mark.parametrize("step_id, old, new", [
+    ("05_attention", "softmax(dim=-1)", "softmax(dim=-2)"),
+    ("08_occlusion", "return change.reshape(rows, cols)", "return change.reshape(rows, cols).T"),
+])
+def test_failing_attention_and_occlusion_checks_draw_both_maps(tmp_path, step_id, old, new):
+    source = (paths.SOLUTIONS / f"{step_id}.py").read_text()
+    assert old in source, "the solution's text changed; pick another line to break"
+    folder = _submission(tmp_path, {step_id: source.replace(old, new)})
+    result = runner.invoke(app, ["check", step_id, "--submission", str(folder)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    heading = next(i for i, line in enumerate(lines) if "expected" in line and "actual" in line)
+    rows = [line for line in lines[heading + 1: heading + 15] if line.strip().startswith("P")]
+    assert len(rows) == 14, result.output
