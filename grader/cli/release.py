@@ -1,0 +1,274 @@
+"""`vitgrade release OUT_DIR`: the student tree, without anything that gives the answers away.
+
+Shipped: the stubs, the `grader` package, the checkpoint, the photographs, the visible fixtures
+with a manifest that lists only those, `pyproject.toml`, `.gitignore` and a README for students.
+Left out: the solutions, the hidden fixtures, the kit's own tests (mutants included), the catalogue
+of known mistakes (each entry is a wrong implementation one edit away from the right one) and the
+instructor-only modules.
+"""
+from __future__ import annotations
+
+import ast
+import json
+import shutil
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from grader import paths
+from grader.cli.common import fail, out
+
+#: Inside grader/: what students must not get (instructor-only, or it gives answers away).
+GRADER_LEFT_OUT = ("mistakes", "fixtures/build.py", "cli/release.py", "cli/validate.py",
+                   "bench.py", "cli/bench.py")
+#: Fixture folders shipped; everything else in the manifest (the hidden cases) stays behind.
+FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
+#: Files copied as they are from the kit's root.
+ROOT_FILES = ("pyproject.toml", ".gitignore")
+#: Kit folders a release must never be written into (it would copy or delete itself).
+_SOURCE_FOLDERS = ("exercises", "solutions", "grader", "fixtures", "tests", ".git")
+
+
+def release(
+    out_dir: Annotated[Path, typer.Argument(
+        metavar="OUT_DIR", help="Where to write the student tree; must be empty unless --force.",
+        show_default=False)],
+    force: Annotated[bool, typer.Option(
+        "--force", help="Replace the contents of OUT_DIR if it is not empty.")] = False,
+) -> None:
+    """Write the student release to OUT_DIR: stubs, grader, checkpoint, photographs, visible
+    fixtures and a student README; no solutions, hidden fixtures, tests or known-mistake catalogue.
+
+    Exit status: 0 written, 2 OUT_DIR not usable or fixtures not matching their manifest.
+    """
+    from grader.fixtures.store import FixtureError, load_manifest, verify
+
+    target = _target(out_dir, force)
+    try:
+        manifest = load_manifest(paths.FIXTURES)
+    except FixtureError as error:
+        fail(str(error))
+    if problems := verify(paths.FIXTURES, manifest):
+        fail(f"fixtures do not match the manifest, run `vitgrade fixtures verify`: {problems[0]}")
+    if leaks := solution_leaks(paths.EXERCISES, paths.SOLUTIONS):
+        fail(f"{leaks[0]}: the stub holds the solution; restore it before releasing")
+
+    files = release_files(manifest)
+    shipped = {k: v for k, v in manifest["files"].items() if k.split("/")[0] in FIXTURE_FOLDERS}
+    _clear(target)
+    for relative, source in files.items():
+        destination = target / relative
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, destination)
+    fixtures = target / "fixtures"
+    shipped_manifest = {**manifest, "files": shipped}  # checkpoint, photos, versions: unchanged
+    (fixtures / paths.MANIFEST).write_text(json.dumps(shipped_manifest, indent=2, sort_keys=True) + "\n")
+    (target / "README.md").write_text(student_readme(manifest), encoding="utf-8")
+    if problems := verify(fixtures, load_manifest(fixtures)):
+        fail(f"the release's fixtures do not match its manifest: {problems[0]}")
+    _summary(target, files, manifest)
+
+
+def release_files(manifest: dict) -> dict[str, Path]:
+    """Every file copied into the release as it is: relative destination -> source."""
+    from grader.steps import STEP_IDS
+
+    root = paths.KIT_ROOT
+    files: dict[str, Path] = {}
+    for step_id in STEP_IDS:
+        stub = paths.step_file(paths.EXERCISES, step_id)
+        if not stub.is_file():
+            fail(f"{stub} is missing")
+        files[f"exercises/{stub.name}"] = stub
+    package = root / "grader"
+    for source in sorted(package.rglob("*")):
+        relative = source.relative_to(package)
+        if source.is_file() and _ships(relative):
+            files[f"grader/{relative.as_posix()}"] = source
+    for relative in sorted(manifest["files"]):
+        if relative.split("/")[0] in FIXTURE_FOLDERS:
+            files[f"fixtures/{relative}"] = paths.FIXTURES / relative
+    for name in ROOT_FILES:
+        if (root / name).is_file():
+            files[name] = root / name
+    return files
+
+
+def _ships(relative: Path) -> bool:
+    """Whether a file inside grader/ goes to students: no caches, dotfiles or left-out modules."""
+    parts = relative.parts
+    if "__pycache__" in parts or any(p.startswith(".") for p in parts) or relative.suffix in (".pyc", ".pyo"):
+        return False
+    text = relative.as_posix()
+    return not any(text == left or text.startswith(left + "/") for left in GRADER_LEFT_OUT)
+
+
+def solution_leaks(exercises: Path, solutions: Path) -> list[str]:
+    """`exercises/NN.py: function` for every stub function whose body is the solution's."""
+    leaks = []
+    for solution in sorted(solutions.glob("*.py")) if solutions.is_dir() else []:
+        stub = exercises / solution.name
+        if not stub.is_file():
+            continue
+        bodies = _function_bodies(solution)
+        for name, body in _function_bodies(stub).items():
+            if body and body == bodies.get(name):
+                leaks.append(f"exercises/{stub.name}: {name}")
+    return leaks
+
+
+def _function_bodies(path: Path) -> dict[str, str]:
+    """Each top-level function's body without its docstring, as a comparable AST dump."""
+    bodies = {}
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.FunctionDef):
+            body = node.body[1:] if ast.get_docstring(node) is not None else node.body
+            bodies[node.name] = "".join(ast.dump(statement) for statement in body)
+    return bodies
+
+
+def _target(out_dir: Path, force: bool) -> Path:
+    """OUT_DIR, resolved and checked: not the kit itself, not inside its sources, empty or --force."""
+    target = out_dir.expanduser().resolve()
+    root = paths.KIT_ROOT.resolve()
+    if target == root or target in root.parents:
+        fail(f"{out_dir} holds the kit itself; choose a folder of its own")
+    for name in _SOURCE_FOLDERS:
+        if target == root / name or (root / name) in target.parents:
+            fail(f"{out_dir} is inside the kit's {name}/; choose another folder")
+    if target.exists() and not target.is_dir():
+        fail(f"{out_dir} is not a folder")
+    if target.is_dir() and any(target.iterdir()) and not force:
+        fail(f"{out_dir} is not empty; use --force to replace its contents")
+    return target
+
+
+def _clear(target: Path) -> None:
+    target.mkdir(parents=True, exist_ok=True)
+    for child in target.iterdir():
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
+def _summary(target: Path, files: dict[str, Path], manifest: dict) -> None:
+    def count(prefix: str) -> int:
+        return sum(k.startswith(prefix) for k in files)
+
+    written = [p for p in target.rglob("*") if p.is_file()]
+    size = sum(p.stat().st_size for p in written) / 1e6
+    hidden = sum(k.startswith("hidden/") for k in manifest["files"])
+    out.print(f"wrote the student release to {target}: {len(written)} files, {size:.1f} MB", markup=False)
+    out.print(f"  exercises/  {count('exercises/')} stubs", markup=False)
+    out.print(f"  grader/     {count('grader/')} files", markup=False)
+    out.print(f"  fixtures/   {count('fixtures/checkpoint/')} checkpoint, "
+              f"{count('fixtures/photos/')} photographs, {count('fixtures/visible/')} visible fixture files, "
+              "manifest.json", markup=False)
+    out.print("  README.md (for students), " + ", ".join(n for n in ROOT_FILES if n in files), markup=False)
+    left = ["solutions/", f"fixtures/hidden/ ({hidden} files)", "tests/"]
+    left += [f"grader/{p}" for p in GRADER_LEFT_OUT if (paths.KIT_ROOT / "grader" / p).exists()]
+    out.print("left out: " + ", ".join(left), markup=False)
+
+
+def student_readme(manifest: dict) -> str:
+    """The release's README.md: setup, checking a step, reading the messages, how grading works."""
+    from grader.runner.grade import DEFAULT_TIMEOUT
+    from grader.runner.session import DEFAULT_MEMORY
+    from grader.steps import STEPS
+
+    rows = "\n".join(f"| `{s.id}` | {', '.join(f'`{f}`' for f in s.functions)} | {s.pages} | {s.points} |"
+                     for s in STEPS)
+    total = sum(s.points for s in STEPS)
+    standin = ""
+    if manifest["checkpoint"]["kind"] == "stand-in":
+        standin = ("\nThe test data of this copy come from a seeded stand-in checkpoint with the lecture's "
+                   "architecture, not from the lecture's trained ViT-Ti/16: the numbers in the messages "
+                   "differ from the slides, the conventions are the same.\n")
+    return _README.format(rows=rows, total=total, timeout=f"{DEFAULT_TIMEOUT:g}",
+                          memory=f"{DEFAULT_MEMORY / 2**30:g}", standin=standin)
+
+
+_README = """\
+# Vision Transformer exercises
+
+Build the lecture's Vision Transformer (ViT-Ti/16, `vision1.pdf`) yourself, in eight steps: one
+file each in `exercises/`. `vitgrade check` runs the tests of a step on your file and says exactly
+what is wrong: which test, which patch (P1…P196, CLS), head or feature, by how much, and, when
+your output is a well-known mistake, which one and which lecture page explains it.
+
+## Two commands
+
+    pip install -e . && vitgrade check 01_flatten
+
+The first time, every function is *not attempted*: the stubs raise `NotImplementedError`. Edit
+`exercises/01_flatten.py`, then run the second command again:
+
+    vitgrade check 01_flatten
+
+## The steps
+
+| step | you write | lecture pages | points |
+|---|---|---|---|
+{rows}
+
+{total} points in all. Each stub says what to return, with shapes and an example, and cites the
+lecture pages. Later steps use your earlier ones through `earlier_step("01_flatten")`, exactly as
+the lecture builds the model up: your `embed` calls your `patchify`.
+
+## Checking a step
+
+- `vitgrade check 05_attention` checks one step (also `vitgrade check 5` or `vitgrade check attention`);
+  `vitgrade check` alone checks all eight.
+- `vitgrade list` shows every step with its points and your status.
+- Exit status: 0 when every checked step passes, 1 when something fails, 2 for a mistyped step
+  or damaged test data.
+- Once step 07 passes, `vitgrade predict photo.jpg --impl exercises` classifies any photograph with
+  your own ViT.
+
+## Reading the messages
+
+Each test is one line: ✓ passed, ✗ failed, ! error (your code raised an exception), ⧗ timed out,
+⊘ blocked, · not attempted. Under a failure you read:
+
+- **wrong shape, dtype or type**: what your function returned and what was expected.
+- **wrong values**: the first wrong index, named as the lecture names it (patches P1…P196 row by
+  row, CLS, heads 1…3, blocks 1…12) with the zero-based index your code uses, the expected and
+  your value there, the largest error and the tolerance. Attention weights and occlusion maps also
+  get a 14 x 14 picture: expected beside yours.
+- **Known mistake: … (lecture page N)**: your output is exactly a common mistake; that page
+  explains the convention.
+- **modified its input in place**: your function changed a tensor it was given; work on a copy
+  (`x.clone()`).
+- **calls F.layer_norm** (or F.unfold, F.conv2d, F.scaled_dot_product_attention, timm): the step
+  asks you to write that computation yourself.
+- **raised …**: the exception and the lines of *your* file it came from.
+- **blocked by 01_flatten**: this function uses your earlier step, which does not pass yet. Fix
+  that step first; the later step is not counted as a second mistake of yours.
+- **not attempted**: the function still raises `NotImplementedError` (or the file is missing).
+
+## How grading works
+
+- **Visible and hidden tests.** `vitgrade check` runs the visible tests, built from the sample
+  photograph (`fixtures/photos/cat.png`). When your work is graded, hidden tests are added: a second
+  photograph and random inputs of other sizes (other image and patch sizes, other numbers of
+  tokens, features and heads, batches of two images). Code that only fits the sample photo, with a
+  hard-coded 14, 196, 192, 3 heads or 64, passes `check` and fails there. The hidden tests are not
+  part of this copy.
+- **Your code runs apart.** The tests run in one process and call your functions in a separate
+  worker process, with a time limit per step ({timeout} s, `--timeout`) and a memory limit
+  ({memory} GB). An endless loop ends as *timed out*, not as a frozen terminal; what your code prints
+  is shown as a note.
+- **One mistake costs points once.** A function that fails only because an earlier step of yours
+  fails is reported as *blocked by* that step. When your work is graded, each step is run with
+  correct versions of the earlier steps, so it earns its points on its own.
+- **The test data are checked.** Every file in `fixtures/` is listed with its sha256 in
+  `fixtures/manifest.json`; vitgrade refuses to run (exit 2) on modified test data. Restore them
+  (`git checkout -- fixtures`) rather than rebuilding them.
+{standin}
+## What is here
+
+`exercises/` your eight files · `grader/` the package behind `vitgrade` · `fixtures/` the
+checkpoint, the photographs and the visible test data.
+"""

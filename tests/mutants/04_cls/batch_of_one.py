@@ -1,0 +1,57 @@
+"""Mutant of 04_cls (batch_of_one): one realistic mistake the grader must catch.
+
+prepend_cls reshapes CLS to (1, 1, D) without expanding it over the batch. Works for the single
+sample photo only; torch.cat fails for batches of two (hidden).
+Not in the known-mistake catalogue: the grader must still take points.
+"""
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from grader import ViTParams, earlier_step
+
+CATALOGUE_ID = None
+
+flatten = earlier_step("01_flatten")
+projection = earlier_step("02_project")
+position = earlier_step("03_position")
+
+
+def prepend_cls(tokens: Tensor, cls_token: Tensor) -> Tensor:
+    """Put the learned starting CLS vector in front of every image's patch tokens (pages 18-20).
+
+    Args:
+        tokens: (B, N, D) patch tokens, e.g. (B, 196, 192).
+        cls_token: (D,), shared by every image.
+
+    Returns:
+        (B, 1+N, D): row 0 is CLS, rows 1..N are P1..PN.
+
+    Example:
+        >>> prepend_cls(torch.zeros(2, 196, 192), torch.ones(192)).shape
+        torch.Size([2, 197, 192])
+    """
+    B, N, D = tokens.shape
+    cls = cls_token.reshape(1, 1, D)  # (1, 1, D)
+    return torch.cat([cls, tokens], dim=1)  # (B, 1+N, D)
+
+
+def embed(images: Tensor, params: ViTParams) -> Tensor:
+    """Images to the encoder's input: patchify, project, prepend CLS, add position (page 23).
+
+    Args:
+        images: (B, 3, 224, 224), normalized.
+        params: the checkpoint; uses W_E, b_E, cls_token, pos_table (row 0 is CLS's) and patch_size.
+
+    Returns:
+        (B, 197, D).
+
+    Example:
+        >>> embed(torch.zeros(2, 3, 224, 224), params).shape  # params: the checkpoint's ViTParams
+        torch.Size([2, 197, 192])
+    """
+    patches = flatten.patchify(images, params.patch_size)  # (B, 196, 768)
+    tokens = projection.project(patches, params.W_E, params.b_E)  # (B, 196, D)
+    tokens = prepend_cls(tokens, params.cls_token)  # (B, 197, D)
+    return position.add_position(tokens, params.pos_table)  # (B, 197, D): CLS gets row 0

@@ -1,0 +1,88 @@
+"""Mutant of 08_occlusion (black): one realistic mistake the grader must catch.
+
+cover's default fill is -1 (black after normalization) instead of 0, mid-gray. Normalized 0 is gray
+RGB 0.5, not black (page 42); the quadrant and patch covers use the default.
+Known mistake `black` (grader/mistakes/catalogue.py): the feedback must name it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import torch
+from torch import Tensor
+
+CATALOGUE_ID = "black"
+
+
+def cover(images: Tensor, top: int, left: int, size: int, value: float = -1.0) -> Tensor:
+    """A fresh copy of the images with one square set to `value` (page 42).
+
+    Args:
+        images: (B, 3, H, W), normalized; left untouched.
+        top, left: the square's top-left pixel (row, column), from 0.
+        size: the square's side in pixels.
+        value: the fill in normalized units; 0.0 is mid-gray, not black.
+
+    Returns:
+        (B, 3, H, W): a copy with `[:, :, top:top+size, left:left+size] = value`.
+
+    Example:
+        >>> cover(torch.ones(1, 3, 224, 224), 0, 0, 112)[0, 0, 111, 111:113].tolist()
+        [0.0, 1.0]
+    """
+    covered = images.clone()
+    covered[:, :, top:top + size, left:left + size] = value
+    return covered
+
+
+def quadrant_probabilities(model: Callable[[Tensor], Tensor], image: Tensor, target: int) -> Tensor:
+    """The target class's probability with each quarter covered in turn (page 43).
+
+    Args:
+        model: maps normalized images (B, 3, 224, 224) to logits (B, 1000).
+        image: (1, 3, 224, 224), normalized.
+        target: the class index to follow, e.g. 256 (Newfoundland).
+
+    Returns:
+        (4,): probabilities for the top-left, top-right, bottom-left, bottom-right 112x112 covers.
+
+    Example:
+        >>> quadrant_probabilities(model, image, 256).shape  # model, image: e.g. the ViT, a photo
+        torch.Size([4])
+    """
+    half = image.shape[-1] // 2
+    corners = [(0, 0), (0, half), (half, 0), (half, half)]  # TL, TR, BL, BR as (top, left)
+    covered = torch.cat([cover(image, top, left, half) for top, left in corners])  # (4, 3, H, W)
+    return _target_probability(model, covered, target)  # (4,)
+
+
+def occlusion_map(model: Callable[[Tensor], Tensor], image: Tensor, target: int,
+                  patch_size: int = 16) -> Tensor:
+    """Change of the target probability when each single patch is covered (page 44).
+
+    Args:
+        model: maps normalized images (B, 3, 224, 224) to logits (B, 1000).
+        image: (1, 3, 224, 224), normalized.
+        target: the class index to follow.
+        patch_size: the side of each cover, one patch.
+
+    Returns:
+        (14, 14): covered minus original probability (probability units, not percentage points);
+        row r, column c is patch P(14r + c + 1). Negative where covering hurts the target.
+
+    Example:
+        >>> occlusion_map(model, image, 256).shape  # model, image: e.g. the ViT, a photo
+        torch.Size([14, 14])
+    """
+    P = patch_size
+    rows, cols = image.shape[-2] // P, image.shape[-1] // P
+    covered = torch.cat([cover(image, r * P, c * P, P)
+                         for r in range(rows) for c in range(cols)])  # (rows*cols, 3, H, W)
+    change = _target_probability(model, covered, target) - _target_probability(model, image, target)
+    return change.reshape(rows, cols)  # (rows, cols), patches row by row
+
+
+def _target_probability(model: Callable[[Tensor], Tensor], images: Tensor, target: int) -> Tensor:
+    """P(target) for each image, as on page 42: a frozen model, softmax over classes."""
+    with torch.inference_mode():
+        return model(images).softmax(dim=-1)[:, target]  # (B,)
