@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Callable
 
 from grader import paths
-from grader.paths import MANIFEST
 from grader.fixtures.store import VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of, verify
+from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.runner import sandbox
 from grader.runner.judge import StepRun, run_suite

@@ -49,8 +49,9 @@ class Student:
         run = self.run
         if run.timed_out:
             raise Feedback("not run: the step's time limit was used up by an earlier call", status="timeout")
-        if run.load_failure is not None:
-            raise run.load_failure
+        if run.load_failure is not None:  # a fresh exception each time: re-raising one grows its traceback
+            failure = run.load_failure
+            raise Feedback(failure.message, status=failure.status, maps=failure.maps)
         if run.worker is None:
             run.worker = run.spawn()
             header = run.worker.start(run.deadline)
@@ -163,7 +164,8 @@ def run_suite(run: StepRun) -> StepResult:
     try:
         with redirect_stdout(sink), redirect_stderr(sink):
             pytest.main([str(suite), "-c", str(SUITES / "suite.ini"), "-q", "-p", "no:cacheprovider",
-                         "--rootdir", str(SUITES), "-p", "no:randomly", "-W", "ignore"], plugins=[plugin])
+                         "--rootdir", str(SUITES), "-p", "no:randomly", "-W", "ignore",
+                         "--tb=native"], plugins=[plugin])  # its reports are never read: the cheapest kind
     finally:
         plugin.close()
     return _step_result(run, time.monotonic() - started)

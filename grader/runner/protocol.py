@@ -14,6 +14,8 @@ import numpy as np
 
 MAX_HEADER = 1 << 20  # 1 MiB of JSON
 MAX_PAYLOAD = 1 << 29  # 512 MiB of tensors
+EXIT_BROKEN = 70  # the worker's exit status when serving the judge itself failed (not the student's call)
+EXIT_NO_MEMORY = 71  # ... and when that failure was running out of memory
 _LENGTHS = struct.Struct("<QQ")
 
 
@@ -64,8 +66,8 @@ def receive(sock: socket.socket) -> tuple[dict[str, Any], dict[str, np.ndarray]]
         raise ProtocolError(f"message too large ({header_len} + {payload_len} bytes)")
     try:
         header = json.loads(_read_exactly(sock, header_len))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ProtocolError(f"unreadable header: {error}") from None
+    except (ValueError, RecursionError) as error:  # not UTF-8, not JSON, or nested too deeply
+        raise ProtocolError(f"unreadable header: {type(error).__name__}") from None
     if not isinstance(header, dict):
         raise ProtocolError("header is not an object")
     return header, decode_arrays(_read_exactly(sock, payload_len))

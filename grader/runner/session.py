@@ -34,7 +34,7 @@ class Returned:
 
     ok: bool
     value: Any = None  # np.ndarray, python scalar, tuple of those, or None
-    kind: str = ""  # "tensor", "ndarray", "tuple", "int", ... or "other"
+    kind: str = ""  # "tensor", "ndarray", "tuple", "int", ... or the type name of anything else
     dtype: str | None = None
     type_name: str = ""
     error: dict[str, Any] = field(default_factory=dict)
@@ -42,6 +42,19 @@ class Returned:
     forbidden: list[str] = field(default_factory=list)
     inputs_after: dict[str, np.ndarray] = field(default_factory=dict)
     seconds: float = 0.0
+
+
+class Described(str):
+    """A returned object the worker could only describe: shows as its description, is never data."""
+
+    def __repr__(self) -> str:
+        return str(self)
+
+
+GARBLED = ("the worker's messages were garbled ({}); does your code write to inherited file "
+           "descriptors?")
+#: What a forged or garbled message can make the judge's parsing raise; never the grader's fault.
+MALFORMED = (TypeError, ValueError, AttributeError, KeyError, RecursionError)
 
 
 def _unpack(spec: Any, arrays: dict[str, np.ndarray]) -> tuple[Any, str, str | None, str]:
@@ -56,7 +69,35 @@ def _unpack(spec: Any, arrays: dict[str, np.ndarray]) -> tuple[Any, str, str | N
         return tuple(_unpack(s, arrays)[0] for s in spec["seq"]), kind, None, kind
     if "v" in spec:
         return spec["v"], kind, None, kind
-    return None, "other", None, str(spec.get("type", "?"))
+    type_name = str(spec.get("type", "?"))
+    return Described(str(spec.get("repr", type_name))), type_name, None, type_name
+
+
+def _returned(header: dict[str, Any], out: dict[str, np.ndarray], seconds: float) -> Returned:
+    """One call's reply as the judge sees it; raises one of MALFORMED if the reply is not well formed."""
+    common = dict(used=[str(s) for s in header.get("used", [])],
+                  forbidden=[str(s) for s in header.get("forbidden", [])], seconds=seconds)
+    if not header.get("ok"):
+        error = {str(k): v if v is None or k == "line" else str(v)
+                 for k, v in dict(header.get("error") or {}).items()}
+        return Returned(ok=False, error=error, **common)
+    value, kind, dtype, type_name = _unpack(header.get("value"), out)
+    inputs_after = {str(k): out[v] for k, v in (header.get("inputs_after") or {}).items() if v in out}
+    return Returned(ok=True, value=value, kind=kind, dtype=dtype, type_name=type_name,
+                    inputs_after=inputs_after, **common)
+
+
+def _exit_info(header: dict[str, Any]) -> dict[str, Any]:
+    """How the worker ended, each field checked: the report comes from the sandbox's init, but over
+    a socket that student code can write to as well."""
+    def number(value: Any) -> int | None:
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+    name = header.get("signal_name")
+    return {"code": number(header.get("code")), "signal": number(header.get("signal")),
+            "signal_name": name if isinstance(name, str) else None,
+            "output_bytes": max(0, number(header.get("output_bytes")) or 0),
+            "output_head": str(header.get("output_head", ""))}
 
 
 class Zygote:
@@ -133,10 +174,9 @@ class Worker:
             raise WorkerGone("error", self._ended_message()) from None
         except (protocol.ProtocolError, OSError) as error:
             self.kill()
-            raise WorkerGone("error", f"the worker's messages were garbled ({error}); "
-                                      "does your code write to inherited file descriptors?") from None
+            raise WorkerGone("error", GARBLED.format(error)) from None
         if header.get("type") == "exit":
-            self.exit_info = header
+            self.exit_info = _exit_info(header)
             self.kill()
             raise WorkerGone("error", self._ended_message())
         if header.get("type") == "setup_error":
@@ -148,10 +188,14 @@ class Worker:
         """Wait until the student's file is loaded. Returns the `ready` or `load_error` header."""
         header, _ = self._receive(deadline)
         if header.get("type") == "spawned":
-            self._c2 = int(header["pid"])
+            self._c2 = int(header["pid"])  # sent before any student code runs
             header, _ = self._receive(deadline)
         if header.get("type") == "ready":
-            self.functions = list(header.get("functions", []))
+            functions = header.get("functions", [])
+            if not isinstance(functions, list):
+                self.kill()
+                raise WorkerGone("error", GARBLED.format("a `ready` message without its functions"))
+            self.functions = [str(f) for f in functions]
         return header
 
     def call(self, fn: str, args: list, kwargs: dict, arrays: dict[str, np.ndarray],
@@ -163,15 +207,12 @@ class Worker:
             self.kill()
             raise WorkerGone("error", self._ended_message()) from None
         header, out = self._receive(deadline)
-        seconds = time.monotonic() - started
-        common = dict(used=list(header.get("used", [])), forbidden=list(header.get("forbidden", [])),
-                      seconds=seconds)
-        if not header.get("ok"):
-            return Returned(ok=False, error=dict(header.get("error") or {}), **common)
-        value, kind, dtype, type_name = _unpack(header.get("value"), out)
-        inputs_after = {k: out[v] for k, v in (header.get("inputs_after") or {}).items() if v in out}
-        return Returned(ok=True, value=value, kind=kind, dtype=dtype, type_name=type_name,
-                        inputs_after=inputs_after, **common)
+        try:
+            return _returned(header, out, time.monotonic() - started)
+        except MALFORMED as error:
+            self.kill()
+            why = f"a reply the judge cannot read: {type(error).__name__}"
+            raise WorkerGone("error", GARBLED.format(why)) from None
 
     def _ended_message(self) -> str:
         info = self.exit_info
@@ -179,9 +220,14 @@ class Worker:
             return "the worker process ended unexpectedly"
         if info.get("signal_name"):
             name = info["signal_name"]
-            why = {"SIGSEGV": "a segmentation fault", "SIGKILL": "it was killed (memory?)",
-                   "SIGABRT": "an abort"}.get(name, name)
-            return f"your code ended the worker with {why} ({name})"
+            why = {"SIGSEGV": "a segmentation fault (SIGSEGV)", "SIGABRT": "an abort (SIGABRT)",
+                   "SIGKILL": "SIGKILL (killed: by itself, or by the system when memory ran out)"}
+            return f"your code ended the worker with {why.get(name, f'signal {name}')}"
+        if info.get("code") == protocol.EXIT_NO_MEMORY:
+            return "the worker ran out of memory between calls (does your code keep large objects alive?)"
+        if info.get("code") == protocol.EXIT_BROKEN:
+            return ("the worker could no longer answer the grader: does your code close, or write to, "
+                    "file descriptors it did not open?")
         return f"your code ended the worker (exit status {info.get('code')})"
 
     def close(self, deadline: float) -> dict[str, Any] | None:

@@ -49,6 +49,7 @@ class CallLog:
 
 LOG = CallLog()
 FORBIDDEN_AT_IMPORT: set[str] = set()  # found while the student's file was imported
+memory_limit = 0  # bytes, set by `serve`: a MemoryError's message names it
 
 
 def _install_forbidden(step_id: str) -> None:
@@ -198,9 +199,12 @@ def describe_error(error: BaseException, student_files: tuple[str, ...]) -> dict
     origin = Path(steps[-1].filename).stem if steps else None
     trimmed = "".join(traceback.format_list(frames)) + "".join(
         traceback.format_exception_only(type(error), error))
+    message = str(error)[:2000]
+    if isinstance(error, MemoryError) and not message:
+        message = f"out of memory: the worker may use {memory_limit / 2**30:g} GiB"
     return {
         "type": type(error).__name__,
-        "message": str(error)[:2000],
+        "message": message,
         "traceback": trimmed[-4000:],
         "origin_step": origin,
         "line": where.lineno if where else None,
@@ -256,10 +260,12 @@ class Context:
 
 def serve(sock: socket.socket, init: dict[str, Any]) -> None:
     """Load the student's file, then answer calls until told to stop."""
+    global memory_limit
     step_id, submission = init["step"], Path(init["submission"])
     student_file = submission / f"{step_id}.py"
     student_files = tuple(os.path.realpath(p) for p in submission.glob("*.py"))
     context = init["_context"]
+    memory_limit = int(init["memory"])
     if not student_file.exists():
         protocol.send(sock, {"type": "load_error", "kind": "missing", "file": str(student_file)})
         return

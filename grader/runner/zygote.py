@@ -135,8 +135,10 @@ def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> N
         sandbox.limit_memory(init["memory"])
         sandbox.die_with_parent()
         worker.serve(sock, {**init, "_context": context})
+    except MemoryError:
+        code = protocol.EXIT_NO_MEMORY
     except BaseException:  # noqa: BLE001 - the exit code tells the judge this was not a clean stop
-        code = 70
+        code = protocol.EXIT_BROKEN
     finally:
         os._exit(code)
 

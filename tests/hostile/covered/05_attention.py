@@ -1,0 +1,34 @@
+"""Hostile: tries to reach the reference solution and the hidden fixtures while being graded."""
+import importlib.util
+import os
+import subprocess
+
+from grader.paths import FIXTURES, KIT_ROOT, SOLUTIONS
+
+
+def _reference():
+    spec = importlib.util.spec_from_file_location("stolen", SOLUTIONS / "05_attention.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def qkv_heads(x, W_qkv, b_qkv, num_heads):
+    return _reference().qkv_heads(x, W_qkv, b_qkv, num_heads)
+
+
+def attention_weights(q, k):
+    with open(FIXTURES / "hidden" / "05_attention.safetensors", "rb") as stolen:
+        stolen.read()
+    raise RuntimeError("read the hidden fixtures")
+
+
+def multi_head_attention(x, W_qkv, b_qkv, W_o, b_o, num_heads):
+    listing = {str(folder): os.listdir(folder) for folder in (SOLUTIONS, FIXTURES / "hidden")}
+    source = subprocess.run(["git", "-C", str(KIT_ROOT), "show", "HEAD:solutions/05_attention.py"],
+                            capture_output=True, text=True)
+    if source.returncode:
+        raise RuntimeError(f"listing {listing}; git: {source.stderr.strip()}")
+    namespace: dict = {}
+    exec(compile(source.stdout, "stolen", "exec"), namespace)
+    return namespace["multi_head_attention"](x, W_qkv, b_qkv, W_o, b_o, num_heads)

@@ -1,0 +1,54 @@
+"""Step 4 — prepend CLS and build the sequence the encoder reads (pages 18-23).
+
+Every image starts with the same learned CLS vector at index 0 (pages 19-20); after CLS is in
+place, each of the 197 rows gets its position vector (page 23). `embed` chains steps 1-4.
+"""
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from grader import ViTParams, earlier_step
+
+flatten = earlier_step("01_flatten")
+projection = earlier_step("02_project")
+position = earlier_step("03_position")
+
+
+def prepend_cls(tokens: Tensor, cls_token: Tensor) -> Tensor:
+    """Put the learned starting CLS vector in front of every image's patch tokens (pages 18-20).
+
+    Args:
+        tokens: (B, N, D) patch tokens, e.g. (B, 196, 192).
+        cls_token: (D,), shared by every image.
+
+    Returns:
+        (B, 1+N, D): row 0 is CLS, rows 1..N are P1..PN.
+
+    Example:
+        >>> prepend_cls(torch.zeros(2, 196, 192), torch.ones(192)).shape
+        torch.Size([2, 197, 192])
+    """
+    B, N, D = tokens.shape
+    cls = cls_token.expand(B, 1, D)  # (B, 1, D): the same start for every image
+    return torch.cat([cls, tokens], dim=1)  # (B, 1+N, D)
+
+
+def embed(images: Tensor, params: ViTParams) -> Tensor:
+    """Images to the encoder's input: patchify, project, prepend CLS, add position (page 23).
+
+    Args:
+        images: (B, 3, 224, 224), normalized.
+        params: the checkpoint; uses W_E, b_E, cls_token, pos_table (row 0 is CLS's) and patch_size.
+
+    Returns:
+        (B, 197, D).
+
+    Example:
+        >>> embed(torch.zeros(2, 3, 224, 224), params).shape  # params: the checkpoint's ViTParams
+        torch.Size([2, 197, 192])
+    """
+    patches = flatten.patchify(images, params.patch_size)  # (B, 196, 768)
+    tokens = projection.project(patches, params.W_E, params.b_E)  # (B, 196, D)
+    tokens = prepend_cls(tokens, params.cls_token)  # (B, 197, D)
+    return position.add_position(tokens, params.pos_table)  # (B, 197, D): CLS gets row 0

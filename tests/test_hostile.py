@@ -1,0 +1,374 @@
+"""Hostile submissions: code that attacks or breaks the grader gets a clean, exact status per step,
+and nothing it does reaches the judge, the fixtures, the solutions, or outlives its step.
+
+Each folder in `tests/hostile/` holds one attack, as the step file(s) it impersonates; a test copies
+it into a submission, often beside a correct step from the solutions, which must still get full
+marks. With the solutions present, earlier steps are the references, so an attack in step N only
+affects step N.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from grader import paths
+from grader.fixtures.store import verify
+from grader.results import STEP_STATUSES, TEST_STATUSES, StepResult
+from grader.runner import sandbox
+from grader.runner.grade import Grader, GradeOptions
+
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+MARKER = "vgh-7f3a91"  # in the command line or name of every process tests/hostile/background starts
+GRADER_SOURCE = re.compile(r"grader/\w+(/\w+)*\.py|site-packages|internal grader error")
+
+
+def full_sandbox() -> None:
+    if not sandbox.can_confine():
+        pytest.skip("the full sandbox (namespaces, read-only files) needs root")
+
+
+@pytest.fixture(scope="module")
+def grader():
+    """For attacks that end quickly: a generous limit, so a slow machine cannot fail them."""
+    full_sandbox()
+    instance = Grader(GradeOptions(timeout=30.0))
+    yield instance
+    instance.close()
+
+
+@pytest.fixture(scope="module")
+def tight():
+    """For attacks that run into the limits: 5 s a step, 1 GiB a worker."""
+    full_sandbox()
+    instance = Grader(GradeOptions(timeout=5.0, memory=1 << 30))
+    yield instance
+    instance.close()
+
+
+@pytest.fixture(scope="module")
+def partial(tmp_path_factory):
+    """The sandbox without namespaces (a student's laptop), grading from a copy of the fixtures
+    that its students may then write to."""
+    fixtures = tmp_path_factory.mktemp("partial") / "fixtures"
+    shutil.copytree(paths.FIXTURES, fixtures)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("VITGRADE_SANDBOX", "partial")
+        instance = Grader(GradeOptions(timeout=30.0, fixtures=fixtures))
+    assert not instance.confine
+    yield instance
+    instance.close()
+
+
+def submission(tmp_path: Path, attack: str, *correct: str) -> Path:
+    """The attack's step files, plus the named steps copied from the solutions."""
+    folder = tmp_path / attack
+    shutil.copytree(HOSTILE / attack, folder)
+    for step_id in correct:
+        shutil.copyfile(paths.step_file(paths.SOLUTIONS, step_id), paths.step_file(folder, step_id))
+    return folder
+
+
+def graded(grader: Grader, folder: Path, steps: tuple[str, ...]) -> dict[str, StepResult]:
+    """Grade, check that the report is complete and valid, and return the steps by id."""
+    result = grader.grade(folder, steps=steps)
+    contract = json.loads(json.dumps(result.to_contract()))
+    assert [s["id"] for s in contract["steps"]] == list(steps)
+    for step in contract["steps"]:
+        assert step["status"] in STEP_STATUSES
+        assert step["tests"], step["id"]
+        assert step["score"] == pytest.approx(sum(t["score"] for t in step["tests"]), abs=0.02)
+        for test in step["tests"]:
+            assert test["status"] in TEST_STATUSES
+            assert not GRADER_SOURCE.search(test["message"]), test["message"]
+    assert result.tampering == [] or not grader.confine
+    return {s.id: s for s in result.steps}
+
+
+def statuses(step: StepResult) -> list[str]:
+    return [t.status for t in step.tests]
+
+
+def by_function(step: StepResult, function: str) -> list:
+    tests = [t for t in step.tests if t.name.startswith(f"{function} · ")]
+    assert tests, function
+    return tests
+
+
+def full_marks(step: StepResult) -> bool:
+    return step.status == "passed" and step.score == step.max_score > 0
+
+
+def survivors() -> list[int]:
+    """Processes whose command line or name carries MARKER, zombies included: gone means reaped."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                seen = Path(f"/proc/{entry}/cmdline").read_bytes() + Path(f"/proc/{entry}/comm").read_bytes()
+            except OSError:
+                continue
+            if MARKER.encode() in seen:
+                found.append(int(entry))
+    return found
+
+
+@pytest.fixture
+def no_survivors():
+    """Asserts in the test itself; afterwards kills, by pid, whatever a failed test left behind."""
+    yield survivors
+    for pid in survivors():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+
+
+# --- time and memory --------------------------------------------------------------------------
+
+def test_endless_loop_ignoring_signals_times_out_and_later_tests_are_not_run(tight, tmp_path):
+    started = time.monotonic()
+    steps = graded(tight, submission(tmp_path, "loop", "04_cls"), ("03_position", "04_cls"))
+    assert time.monotonic() - started < 5 + 15
+    loop = steps["03_position"]
+    assert loop.status == "timeout" and loop.score == 0
+    assert statuses(loop) == ["timeout"] * 3
+    assert loop.tests[0].message == ("add_position did not finish within the step's time limit (5 s): "
+                                     "an endless loop, or much too slow?")
+    assert all(t.message.startswith("not run: the step's time limit was used up") for t in loop.tests[1:])
+    assert full_marks(steps["04_cls"])
+
+
+def test_memory_growth_ends_in_an_error_that_names_memory(tight, tmp_path):
+    step = graded(tight, submission(tmp_path, "memory"), ("03_position",))["03_position"]
+    assert step.status == "error"
+    assert statuses(step) == ["error"] * 3
+    python, tensors, hoarded = (t.message for t in step.tests)
+    assert python.startswith("add_position raised MemoryError: out of memory: the worker may use 1 GiB")
+    assert tensors.startswith("add_position raised RuntimeError") and "can't allocate memory" in tensors
+    assert hoarded.startswith("add_position raised MemoryError: out of memory")
+    assert "03_position.py\", line" in python  # the student's own line, nothing of the grader's
+
+
+def test_slow_pure_python_within_the_limit_passes(grader, tmp_path):
+    step = graded(grader, submission(tmp_path, "slow"), ("01_flatten",))["01_flatten"]
+    assert full_marks(step), [t.message for t in step.tests]
+
+
+# --- ending the worker ------------------------------------------------------------------------
+
+def test_exit_calls_and_segfaults_are_errors_naming_how_the_worker_ended(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "exits", "06_block"), ("05_attention", "06_block"))
+    crashes = steps["05_attention"]
+    assert crashes.status == "error" and crashes.score == 0
+    assert statuses(crashes) == ["error"] * 15
+    for test in by_function(crashes, "qkv_heads"):
+        assert test.message.startswith("qkv_heads raised SystemExit: 3")
+        assert "sys.exit(3)" in test.message
+    for test in by_function(crashes, "attention_weights"):
+        assert test.message == "attention_weights: your code ended the worker (exit status 4)"
+    for test in by_function(crashes, "multi_head_attention"):
+        assert test.message == ("multi_head_attention: your code ended the worker with a segmentation "
+                                "fault (SIGSEGV)")
+    assert full_marks(steps["06_block"])
+
+
+def test_signals_and_inherited_file_descriptors(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "misc", "01_flatten"),
+                   ("01_flatten", "02_project", "03_position", "04_cls"))
+    signals = steps["02_project"]
+    assert signals.status == "failed"
+    assert [t.status for t in by_function(signals, "conv_to_linear")] == ["passed"] * 2  # init is immune
+    killed = {"project: the worker process ended unexpectedly",  # a race: did init report first?
+              "project: your code ended the worker with SIGKILL (killed: by itself, or by the system when "
+              "memory ran out)"}
+    assert all(t.status == "error" and t.message in killed for t in by_function(signals, "project"))
+    garbage = steps["03_position"]
+    assert garbage.status == "error" and statuses(garbage) == ["error"] * 3
+    assert all(t.message.startswith("add_position: the worker's messages were garbled (message too large")
+               and t.message.endswith("does your code write to inherited file descriptors?")
+               for t in garbage.tests)
+    closed = steps["04_cls"]
+    assert closed.status == "error" and statuses(closed) == ["error"] * 6
+    assert all(t.message == "prepend_cls: the worker could no longer answer the grader: does your code "
+               "close, or write to, file descriptors it did not open?"
+               for t in by_function(closed, "prepend_cls"))
+    assert all(t.message == "embed: your code ended the worker with signal SIGALRM"
+               for t in by_function(closed, "embed"))
+    assert full_marks(steps["01_flatten"])
+
+
+def test_forged_messages_on_the_workers_socket_are_garbled_not_a_grader_crash(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "forger"), ("03_position", "04_cls"))
+    typed = steps["03_position"]
+    assert statuses(typed) == ["error", "error", "passed"]  # and its forged exit report is ignored
+    assert all(t.message == "add_position: the worker's messages were garbled (a reply the judge cannot "
+               "read: TypeError); does your code write to inherited file descriptors?"
+               for t in typed.tests[:2])
+    assert typed.notes == []
+    nested = steps["04_cls"]
+    assert statuses(nested) == ["error"] * 6
+    assert all("garbled (unreadable header: RecursionError)" in t.message for t in nested.tests)
+
+
+# --- output -----------------------------------------------------------------------------------
+
+def test_megabytes_of_printing_are_counted_and_the_step_still_graded(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "printing", "01_flatten"), ("01_flatten", "03_position"))
+    printing = steps["03_position"]
+    assert full_marks(printing)
+    assert len(printing.notes) == 1
+    assert printing.notes[0].startswith("your code printed 20,971,520 bytes; the first lines:\ndebug xxx")
+    assert full_marks(steps["01_flatten"]) and steps["01_flatten"].notes == []
+
+
+def test_cli_output_stays_pure_json_and_exit_status_is_1(tmp_path):
+    folder = submission(tmp_path, "printing")
+    shutil.copyfile(HOSTILE / "broken" / "04_cls.py", folder / "04_cls.py")
+    run = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(folder), "--format", "json",
+                          "--timeout", "20"], capture_output=True, text=True, timeout=120)
+    assert run.returncode == 1, run.stderr
+    contract = json.loads(run.stdout)  # 20 MB of the student's printing went elsewhere
+    assert [(s["id"], s["status"]) for s in contract["steps"]] == [
+        ("01_flatten", "not_attempted"), ("02_project", "not_attempted"), ("03_position", "passed"),
+        ("04_cls", "error"), ("05_attention", "not_attempted"), ("06_block", "not_attempted"),
+        ("07_head", "not_attempted"), ("08_occlusion", "not_attempted")]
+    assert contract["score"] == 10
+    assert "debug xxx" not in run.stderr and "Traceback" not in run.stderr
+
+
+# --- broken files and wrong answers -----------------------------------------------------------
+
+def test_syntax_and_import_errors_show_file_and_line(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "broken", "02_project"),
+                   ("02_project", "03_position", "04_cls"))
+    syntax = steps["03_position"]
+    assert syntax.status == "error" and statuses(syntax) == ["error"] * 3
+    assert all(t.message == "syntax error in 03_position.py, line 8: invalid syntax\n"
+                            "        return total +* 2" for t in syntax.tests)
+    missing = steps["04_cls"]
+    assert missing.status == "error" and statuses(missing) == ["error"] * 6
+    for test in missing.tests:
+        assert test.message.startswith("importing your file failed: ModuleNotFoundError: "
+                                       "No module named 'vitgrade_no_such_module'")
+        assert "04_cls.py\", line 4, in <module>" in test.message
+    assert full_marks(steps["02_project"])
+
+
+def test_wrong_types_shapes_dtypes_and_nans_fail_with_exact_messages(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "wrong_values"), ("01_flatten", "02_project"))
+    flatten = steps["01_flatten"]
+    not_int = "count_tokens must return a Python int; it returned"
+    expected = {
+        "normalize · sample photo": "normalize must return a torch.Tensor; it returned list",
+        "normalize · second photo": "normalize returned a numpy array; return a torch.Tensor",
+        "normalize · random pixels": "normalize must return a torch.Tensor; it returned NoneType",
+        "patchify · sample photo": "patchify returned shape (1, 768, 196), expected (1, 196, 768).",
+        "patchify · second photo": "patchify returned a tensor of dtype torch.float16; expected torch.float32",
+        "patchify · random 64x96 images, 8px patches":
+            "patchify returned a tensor of dtype torch.int64; expected torch.float32",
+        "count_tokens · 224px, 16px patches, cls=True": f"{not_int} 197.0 (float)",
+        "count_tokens · 224px, 16px patches, cls=False": f"{not_int} '196' (str)",
+        "count_tokens · 224px, 8px patches, cls=True": f"{not_int} np.int64(785) (int64)",
+        "count_tokens · 96px, 32px patches, cls=False": f"{not_int} True (bool)",
+        "count_tokens · 384px, 16px patches, cls=True": f"{not_int} 577.0 (float)",
+    }
+    messages = {t.name: t.message for t in flatten.tests}
+    assert {name: messages[name] for name in expected} == expected
+    tensor = messages["count_tokens · 224px, 32px patches, cls=True"]
+    assert tensor.startswith(not_int) and tensor.endswith("(tensor)")
+    assert flatten.status == "failed" and statuses(flatten) == ["failed"] * 12 and flatten.score == 0
+    nans = steps["02_project"]
+    assert nans.status == "failed" and statuses(nans) == ["failed"] * 5
+    for test in by_function(nans, "conv_to_linear"):
+        assert test.message.startswith("conv_to_linear: wrong values.\nyour output contains ")
+        assert "NaN values\nfirst wrong at input 1 [index 0], feature 1 [index 0]: got nan" in test.message
+    sample = next(t for t in nans.tests if t.name == "project · sample photo")
+    assert sample.message.startswith("project: wrong values.\nyour output contains 1 NaN values\n"
+                                     "first wrong at image 1, patch P1 (row 1, col 1) [index 0], "
+                                     "feature 1 [index 0]: got nan")
+    assert "1 of 37632 values wrong" in sample.message
+
+
+# --- reaching the judge, the solutions and the fixtures ---------------------------------------
+
+def test_patching_torch_numpy_pytest_and_the_grader_changes_no_result(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "patching", "04_cls"), ("03_position", "04_cls"))
+    patched = steps["03_position"]
+    assert patched.status == "failed" and statuses(patched) == ["failed"] * 3
+    assert all(t.message.startswith("add_position: wrong values.\nfirst wrong at") and t.message.endswith(
+        "Known mistake: You returned the tokens without adding the position table. (lecture page 16)")
+        for t in patched.tests)
+    assert full_marks(steps["04_cls"])  # a fresh worker: none of the patches carried over
+
+
+def test_answers_read_from_visible_fixtures_fail_the_hidden_tests(grader, tmp_path):
+    step = graded(grader, submission(tmp_path, "visible_fixtures"), ("03_position",))["03_position"]
+    assert [(t.visibility, t.status) for t in step.tests] == [
+        ("visible", "passed"), ("hidden", "failed"), ("hidden", "failed")]
+    assert all(t.message.startswith("add_position: wrong values.\nfirst wrong at image 1, patch P1")
+               for t in step.tests[1:])
+    assert step.status == "failed" and step.score == pytest.approx(step.max_score / 3, abs=0.01)
+
+
+def test_solutions_hidden_fixtures_and_git_history_are_covered(grader, tmp_path):
+    step = graded(grader, submission(tmp_path, "covered"), ("05_attention",))["05_attention"]
+    assert step.status == "error" and statuses(step) == ["error"] * 15
+    solution = paths.step_file(paths.SOLUTIONS, "05_attention")
+    hidden = paths.FIXTURES / "hidden" / "05_attention.safetensors"
+    for test in by_function(step, "qkv_heads"):
+        assert test.message.startswith(f"qkv_heads raised FileNotFoundError: [Errno 2] No such file or "
+                                       f"directory: '{solution}'")
+    for test in by_function(step, "attention_weights"):
+        assert test.message.startswith(f"attention_weights raised FileNotFoundError: [Errno 2] No such file "
+                                       f"or directory: '{hidden}'")
+    listing = {str(paths.SOLUTIONS): [], str(paths.FIXTURES / "hidden"): []}
+    for test in by_function(step, "multi_head_attention"):
+        assert test.message.startswith(f"multi_head_attention raised RuntimeError: listing {listing}; "
+                                       "git: fatal: not a git repository")
+    code = [line.strip() for line in solution.read_text().splitlines() if len(line.strip()) > 24]
+    assert not [line for t in step.tests for line in code if line in t.message]  # nothing leaked
+
+
+def test_writing_fixtures_fails_read_only_and_nothing_changes(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "tamper", "04_cls"), ("03_position", "04_cls"))
+    tamper = steps["03_position"]
+    assert statuses(tamper) == ["error", "passed", "passed"]
+    manifest = paths.FIXTURES / "manifest.json"
+    assert tamper.tests[0].message.startswith(
+        f"add_position raised OSError: [Errno 30] Read-only file system: '{manifest}'")
+    assert full_marks(steps["04_cls"])
+    assert verify(paths.FIXTURES) == []
+    run = subprocess.run([sys.executable, "-m", "grader.cli", "fixtures", "verify"], capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+
+
+def test_without_namespaces_fixture_tampering_is_reported(partial, tmp_path):
+    result = partial.grade(submission(tmp_path, "tamper"), steps=("03_position",))
+    assert [s.status for s in result.steps] == ["passed"]  # nothing stopped the writes ...
+    assert result.sandbox == "partial"
+    assert result.tampering[:2] == [  # ... but every one is reported
+        "manifest.json: modified", "checkpoint/standin.safetensors: sha256 does not match the manifest (modified)"]
+    assert "visible/03_position.safetensors: missing" in result.tampering
+    assert verify(paths.FIXTURES) == []  # the copy was vandalized, not the kit's own fixtures
+
+
+# --- processes left behind --------------------------------------------------------------------
+
+@pytest.mark.parametrize("confinement", ["full", "partial"])
+def test_background_processes_and_threads_do_not_survive_the_step(confinement, request, tmp_path,
+                                                                  no_survivors):
+    grader = request.getfixturevalue("grader" if confinement == "full" else "partial")
+    assert no_survivors() == []
+    step = graded(grader, submission(tmp_path, "background"), ("03_position",))["03_position"]
+    assert full_marks(step)
+    assert no_survivors() == []
