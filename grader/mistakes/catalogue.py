@@ -342,6 +342,11 @@ def _(x, weight, bias, eps=1e-6):
     return (x - mean) / torch.sqrt(var + eps) * weight + bias
 
 
+@mistake("layer_norm", "eps_1e5", "You used eps = 1e-5 (PyTorch's default); this checkpoint's LayerNorm uses 1e-6.", 36)
+def _(x, weight, bias, eps=1e-6):
+    return _ln(x, weight, bias, 1e-5)
+
+
 @mistake("layer_norm", "no_affine", "You left out the learned weight and bias.", 36)
 def _(x, weight, bias, eps=1e-6):
     return _ln(x, None, None, eps)

@@ -71,6 +71,7 @@ def seal_filesystem(hide: list[Path]) -> None:
     for folder in hide:
         if folder.is_dir():
             _mount("tmpfs", str(folder), "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,mode=0555")
+    _cover_private_files()
     _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, None)
     for point in _mount_points():
         if point.startswith(("/proc", "/sys", "/dev")) and point not in ("/dev/shm",):
@@ -83,6 +84,35 @@ def seal_filesystem(hide: list[Path]) -> None:
     if os.path.isdir("/dev/shm"):
         _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=256m")
         os.environ["TMPDIR"] = "/dev/shm"
+
+
+#: Files no student code needs, covered with /dev/null: the worker keeps uid 0 (Python itself may
+#: live under /root), and uid 0 can read root's 0600 files even without capabilities.
+PRIVATE_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/root/.ssh", "/root/.git-credentials",
+                 "/root/.netrc", "/root/.config/gh", "/root/.docker", "/root/.aws", "/root/.pypirc")
+
+
+def _cover_private_files() -> None:
+    for private in PRIVATE_FILES:
+        path = Path(private)
+        try:
+            if path.is_dir():
+                _mount("tmpfs", private, "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,mode=0555")
+            elif path.exists():
+                _mount("/dev/null", private, None, MS_BIND, None)
+        except OSError:
+            pass  # best effort: one we cannot cover stays unreadable to nobody else either
+
+
+#: Environment variables a worker inherits; everything else (CI tokens, keys) stays with the judge.
+ENVIRONMENT = ("PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX",
+               "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TMPDIR")
+
+
+def worker_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The allow-listed part of `environ`, for the zygote and so for every worker."""
+    kept = {k: v for k, v in environ.items() if k in ENVIRONMENT or k.startswith(("LC_", "VITGRADE_"))}
+    return {**kept, "PYTHONDONTWRITEBYTECODE": "1"}
 
 
 def drop_privileges() -> None:

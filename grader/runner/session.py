@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.runner import protocol
+from grader.runner import protocol, sandbox
 
 DEFAULT_MEMORY = 4 << 30  # bytes per worker; a batch of 196 ViT-Ti forwards needs about 1.4 GB
 
@@ -41,6 +41,7 @@ class Returned:
     used: list[str] = field(default_factory=list)
     forbidden: list[str] = field(default_factory=list)
     inputs_after: dict[str, np.ndarray] = field(default_factory=dict)
+    modified: list[int] = field(default_factory=list)  # positions of arguments changed in place
     seconds: float = 0.0
 
 
@@ -83,8 +84,9 @@ def _returned(header: dict[str, Any], out: dict[str, np.ndarray], seconds: float
         return Returned(ok=False, error=error, **common)
     value, kind, dtype, type_name = _unpack(header.get("value"), out)
     inputs_after = {str(k): out[v] for k, v in (header.get("inputs_after") or {}).items() if v in out}
+    modified = [int(p) for p in header.get("modified") or []]
     return Returned(ok=True, value=value, kind=kind, dtype=dtype, type_name=type_name,
-                    inputs_after=inputs_after, **common)
+                    inputs_after=inputs_after, modified=modified, **common)
 
 
 def _exit_info(header: dict[str, Any]) -> dict[str, Any]:
@@ -106,7 +108,7 @@ class Zygote:
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()
         self._sock = ours
-        env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+        env = sandbox.worker_environment(dict(os.environ))
         self._process = subprocess.Popen(
             [sys.executable, "-m", "grader.runner.zygote", str(theirs.fileno())],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,

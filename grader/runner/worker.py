@@ -147,12 +147,59 @@ def decode_value(spec: Any, arrays: dict[str, np.ndarray], context: "Context") -
         for part in spec["param"].split("."):
             value = value[int(part)] if part.isdigit() else getattr(value, part)
         return value.clone()
-    if "params" in spec:
+    if "params" in spec:  # a fresh copy per call: an in-place edit must not reach the next test
         params = context.params()
-        return params if spec["params"] == "vit" else params.blocks[int(spec["params"])]
+        return _copied(params if spec["params"] == "vit" else params.blocks[int(spec["params"])])
+    if "block_params" in spec:
+        from grader.params import BlockParams
+
+        return BlockParams(**{field: torch.from_numpy(arrays[key].copy())
+                              for field, key in spec["block_params"].items()})
     if "model" in spec:
         return context.model(spec["model"], arrays.get(spec.get("weights", "")))
     raise ValueError(f"unknown argument {spec!r}")
+
+
+def _copied(params: Any) -> Any:
+    """A ViTParams or BlockParams whose tensors are clones (blocks included)."""
+    import dataclasses
+
+    import torch
+
+    changes = {}
+    for field in dataclasses.fields(params):
+        value = getattr(params, field.name)
+        if isinstance(value, torch.Tensor):
+            changes[field.name] = value.clone()
+        elif isinstance(value, tuple):
+            changes[field.name] = tuple(_copied(v) for v in value)
+    return dataclasses.replace(params, **changes)
+
+
+def _tensors_of(value: Any) -> list:
+    """Every tensor an argument holds (a tensor, or the tensors of a parameter dataclass)."""
+    import dataclasses
+
+    import torch
+
+    if isinstance(value, torch.Tensor):
+        return [value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        found = []
+        for field in dataclasses.fields(value):
+            inner = getattr(value, field.name)
+            for item in inner if isinstance(inner, tuple) else (inner,):
+                found += _tensors_of(item)
+        return found
+    return []
+
+
+def _modified(args: list, before: list[list]) -> list[int]:
+    """Positions of arguments whose tensors changed during the call."""
+    import torch
+
+    return [position for position, (value, saved) in enumerate(zip(args, before))
+            if any(not (a.shape == b.shape and torch.equal(a, b)) for a, b in zip(_tensors_of(value), saved))]
 
 
 MAX_ITEMS = 16  # a step returns at most a few tensors; longer or nested sequences are only described
@@ -306,10 +353,11 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
         function = getattr(module, header["fn"])
         args = [decode_value(a, arrays, context) for a in header.get("args", [])]
         kwargs = {k: decode_value(v, arrays, context) for k, v in header.get("kwargs", {}).items()}
+        before = [[t.clone() for t in _tensors_of(a)] for a in args]
         result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
         reply = {"type": "result", "ok": True, "value": encode_value(result, out, "r"),
-                 "inputs_after": _inputs_after(header, args, out)}
+                 "inputs_after": _inputs_after(header, args, out), "modified": _modified(args, before)}
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
     if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - modules_before) \

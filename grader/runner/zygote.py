@@ -73,6 +73,9 @@ def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
 def _c1(init: dict[str, Any], sock: socket.socket) -> None:
     try:
         os.setsid()
+        sandbox.die_with_parent()  # a zygote killed mid-step takes its workers with it
+        if os.getppid() == 1:
+            return
         if init["confine"]:
             sandbox.enter_namespaces()
         pid = os.fork()

@@ -25,7 +25,7 @@ def wire_arguments(case: Case) -> tuple[list, dict, dict[str, np.ndarray]]:
             args.append({"v": spec["value"]})
         else:
             wire = {k: v for k, v in spec.items() if k != "name"}
-            for key in (wire.get("pixels"), wire.get("weights")):
+            for key in (wire.get("pixels"), wire.get("weights"), *wire.get("block_params", {}).values()):
                 if key:
                     arrays[key] = case.tensors[key]
             args.append(wire)
@@ -66,6 +66,11 @@ def _error_feedback(case: Case, error: dict[str, Any], step_statuses: dict[str, 
 
 
 def _check_inputs_untouched(case: Case, returned: Returned) -> None:
+    for position in returned.modified:
+        if 0 <= position < len(case.args):
+            name = case.args[position]["name"]
+            raise Feedback(f"{case.function} modified its input `{name}` in place; work on a copy "
+                           "(e.g. `x.clone()`), the caller still needs the original.")
     for key, after in returned.inputs_after.items():
         before = case.tensors.get(key)
         if before is not None and (before.shape != after.shape or not np.array_equal(before, after, equal_nan=True)):
