@@ -17,6 +17,9 @@ from grader.cli.common import fail
 from grader.paths import EXERCISES, KIT_ROOT, SOLUTIONS, step_file
 
 Impl = Literal["solutions", "exercises"]
+#: The instructor's kit runs the solutions by default; the student release, which has none, runs
+#: the student's own exercises.
+DEFAULT_IMPL: Impl = "solutions" if SOLUTIONS.is_dir() else "exercises"
 
 #: The options every such command takes, in the same words.
 IMPL_HELP = "Whose steps to run: the reference solutions or exercises/."

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Literal, Optional
 import typer
 
 from grader.cli.common import err, fail, out
-from grader.cli.implementation import (CHECKPOINT_HELP, SUBMISSION_HELP, Impl, folder_of, load_step,
+from grader.cli.implementation import (CHECKPOINT_HELP, DEFAULT_IMPL, SUBMISSION_HELP, Impl, folder_of, load_step,
                                        reporting_failures, shown)
 from grader.paths import step_file
 
@@ -25,7 +25,7 @@ def predict(
     photo: Annotated[Path, typer.Argument(help="An image file Pillow can read (PNG, JPEG, ...).",
                                           show_default=False)],
     impl: Annotated[Impl, typer.Option(
-        help="Whose ViT to run: the reference solutions or exercises/.")] = "solutions",
+        help="Whose ViT to run: the reference solutions or exercises/.")] = DEFAULT_IMPL,
     submission: Annotated[Optional[Path], typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
     top: Annotated[int, typer.Option(metavar="K", help="How many classes to show, 1 to 1000.")] = 5,
     format: Annotated[Literal["rich", "json"], typer.Option(

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Annotated, Callable, Optional
 import typer
 
 from grader.cli.common import fail, out, progress
-from grader.cli.implementation import (CHECKPOINT_HELP, IMPL_HELP, SUBMISSION_HELP, Impl, WrongOutput,
+from grader.cli.implementation import (CHECKPOINT_HELP, DEFAULT_IMPL, IMPL_HELP, SUBMISSION_HELP, Impl,
+                                       WrongOutput,
                                        folder_of, load_step, reporting_failures, shown)
 from grader.paths import step_file
 
@@ -43,7 +44,7 @@ def attention(
     head: Annotated[int, typer.Option(metavar="H", help="Head, 1 to 3.")] = 1,
     query: Annotated[str, typer.Option(metavar="P74|CLS", help="The query token: CLS or P1 to P196.")]
     = "P74",
-    impl: Annotated[Impl, typer.Option(help=IMPL_HELP)] = "solutions",
+    impl: Annotated[Impl, typer.Option(help=IMPL_HELP)] = DEFAULT_IMPL,
     submission: Annotated[Optional[Path], typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
     checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = "stand-in",
 ) -> None:
@@ -86,7 +87,7 @@ def occlusion(
     target: Annotated[Optional[str], typer.Option(
         metavar="CLASS", help="An ImageNet class index (256) or name (Newfoundland); default: the "
         "photo's top-1 class.", show_default=False)] = None,
-    impl: Annotated[Impl, typer.Option(help=IMPL_HELP)] = "solutions",
+    impl: Annotated[Impl, typer.Option(help=IMPL_HELP)] = DEFAULT_IMPL,
     submission: Annotated[Optional[Path], typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
     checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = "stand-in",
 ) -> None:

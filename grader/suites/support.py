@@ -1,4 +1,10 @@
-"""What every hidden suite shares: call a student function on a fixture case, then judge it."""
+"""What every hidden suite shares: call a student function on a fixture case, then judge it.
+
+Each suite (`test_NN_name.py`) is one test per fixture case, parametrized by the judge from the
+step's fixture files. A case calls the student's function in the sandboxed worker; `judge` checks
+the type, dtype, shape and values of the result, that no input was changed in place, and that no
+library call did the step's work, and names a known mistake when the output matches one.
+"""
 from __future__ import annotations
 
 from typing import Any
