@@ -59,7 +59,11 @@ def _command(*args: str) -> Callable[[], None]:
 
 
 def _tree_rss(root: int) -> int:
-    """Resident bytes of `root` and all its descendants, read from /proc."""
+    """Proportional resident bytes (PSS) of `root` and all its descendants, read from /proc.
+
+    PSS shares each page among the processes that map it, so torch's pages, mapped by the zygote
+    and every forked worker alike, count once rather than once per process (as plain RSS would).
+    """
     children: dict[int, list[int]] = {}
     rss: dict[int, int] = {}
     for entry in os.listdir("/proc"):
@@ -67,13 +71,13 @@ def _tree_rss(root: int) -> int:
             continue
         try:
             stat = Path(f"/proc/{entry}/stat").read_text()
-            status = Path(f"/proc/{entry}/status").read_text()
+            rollup = Path(f"/proc/{entry}/smaps_rollup").read_text()
         except OSError:
             continue
         parent = int(stat.rsplit(")", 1)[1].split()[1])
         children.setdefault(parent, []).append(int(entry))
-        rss[int(entry)] = next((int(line.split()[1]) * 1024 for line in status.splitlines()
-                                if line.startswith("VmRSS:")), 0)
+        rss[int(entry)] = next((int(line.split()[1]) * 1024 for line in rollup.splitlines()
+                                if line.startswith("Pss:")), 0)
     total, stack = 0, [root]
     while stack:
         pid = stack.pop()
@@ -137,7 +141,7 @@ def command_figures(repeats: int) -> list[Figure]:
         Figure("check 01_flatten --solutions / import torch", check_01, torch_import, 2.0),
         Figure("check 08_occlusion --solutions / import torch", check_08, torch_import, 4.0),
         Figure("grade --solutions, all steps with hidden tests", seconds, None, 30.0),
-        Figure("grade --solutions, peak memory of the process tree", peak / 1e9, None, 1.5, "GB"),
+        Figure("grade --solutions, peak memory (PSS) of the process tree", peak / 1e9, None, 1.5, "GB"),
     ]
 
 

@@ -79,28 +79,39 @@ def _grade_serial(submissions: list[Path], options) -> list[SubmissionResult]:
             grader.close()
 
 
-def _grade_one(submission: Path, options) -> SubmissionResult:
+_POOL_GRADER = None  # each process of a --jobs pool keeps one Grader (and zygote) for all its submissions
+
+
+def _start_pool_process(options) -> None:
+    """One torch thread per worker: `jobs` processes already share the cores between them."""
+    import atexit
+    import os
+
     from grader.runner.grade import Grader
 
-    grader = Grader(options)
-    try:
-        return grader.grade(submission)
-    finally:
-        grader.close()
+    global _POOL_GRADER
+    os.environ["OMP_NUM_THREADS"] = "1"
+    _POOL_GRADER = Grader(options)
+    atexit.register(_POOL_GRADER.close)
+
+
+def _grade_in_pool(submission: Path) -> SubmissionResult:
+    return _POOL_GRADER.grade(submission)
 
 
 def _grade_parallel(submissions: list[Path], options, jobs: int) -> list[SubmissionResult]:
-    """Each submission in its own judge process; the judges are ours, so their results are trusted."""
+    """Submissions shared out over `jobs` judge processes; the judges are ours, so their pickled
+    results are trusted (student code only ever runs in the sandboxed workers below them)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("forkserver")
     with progress("grading submissions", len(submissions)) as advance, \
-            ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(_grade_one, s, options) for s in submissions]
+            ProcessPoolExecutor(max_workers=min(jobs, len(submissions)), mp_context=context,
+                                initializer=_start_pool_process, initargs=(options,)) as pool:
         results = []
-        for future in futures:
-            results.append(future.result())
+        for result in pool.map(_grade_in_pool, submissions):
+            results.append(result)
             advance(1)
         return results
 

@@ -72,21 +72,32 @@ class Grader:
 
     def __init__(self, options: GradeOptions) -> None:
         self.options = options
-        self.manifest = load_manifest(options.fixtures)
-        self._manifest_sha256 = sha256_of(Path(options.fixtures) / MANIFEST)
-        problems = verify(options.fixtures, self.manifest)
-        if problems:
-            raise FixtureError(f"fixtures do not match the manifest: {problems[0]}")
-        # Every case is read now, before any student code runs: with a partial sandbox the files
-        # are writable, and a step must not change what later steps are judged by.
-        self._cases = {(s, v): load_cases(s, v, options.fixtures, self.manifest)
-                       for s in STEP_IDS for v in VISIBILITIES}
+        self.zygote = Zygote()  # first: its torch import overlaps the fixture checks below
+        try:
+            self.manifest = load_manifest(options.fixtures)
+            self._manifest_sha256 = sha256_of(Path(options.fixtures) / MANIFEST)
+            problems = verify(options.fixtures, self.manifest)
+            if problems:
+                raise FixtureError(f"fixtures do not match the manifest: {problems[0]}")
+        except FixtureError:
+            self.zygote.close()
+            raise
         self.checkpoint_file = str(Path(options.fixtures) / self.manifest["checkpoint"]["file"])
         self.confine = sandbox.can_confine()
-        self.zygote = Zygote()
+        self._cases: dict[tuple[str, str], list] = {}
+        if not self.confine:
+            # With a partial sandbox the files are writable: read every case before any student
+            # code runs, so that no step can change what later steps are judged by.
+            for step_id in STEP_IDS:
+                for visibility in VISIBILITIES:
+                    self.cases(step_id, visibility)
 
     def cases(self, step_id: str, visibility: str) -> list:
-        return self._cases[(step_id, visibility)]
+        """A step's cases, read (and hash-checked) once; the full sandbox keeps the files read-only."""
+        key = (step_id, visibility)
+        if key not in self._cases:
+            self._cases[key] = load_cases(step_id, visibility, self.options.fixtures, self.manifest)
+        return self._cases[key]
 
     def _tampering(self) -> list[str]:
         """Fixture files changed since grading started, the manifest itself included."""
