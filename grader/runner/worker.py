@@ -155,9 +155,29 @@ def decode_value(spec: Any, arrays: dict[str, np.ndarray], context: "Context") -
 
         return BlockParams(**{field: torch.from_numpy(arrays[key].copy())
                               for field, key in spec["block_params"].items()})
+    if "vit_params" in spec:
+        return _vit_params(spec["vit_params"], arrays)
     if "model" in spec:
         return context.model(spec["model"], arrays.get(spec.get("weights", "")))
     raise ValueError(f"unknown argument {spec!r}")
+
+
+def _vit_params(encoded: dict[str, Any], arrays: dict[str, np.ndarray]) -> Any:
+    """A small ViTParams sent by the judge: tensors by key, blocks as a list, sizes as numbers."""
+    import torch
+
+    from grader.params import BlockParams, ViTParams
+
+    fields: dict[str, Any] = {}
+    for name, value in encoded.items():
+        if name == "blocks":
+            fields[name] = tuple(BlockParams(**{f: torch.from_numpy(arrays[k].copy()) for f, k in block.items()})
+                                 for block in value)
+        elif isinstance(value, str):
+            fields[name] = torch.from_numpy(arrays[value].copy())
+        else:
+            fields[name] = int(value)
+    return ViTParams(**fields)
 
 
 def _copied(params: Any) -> Any:

@@ -31,11 +31,24 @@ def wire_arguments(case: Case) -> tuple[list, dict, dict[str, np.ndarray]]:
             args.append({"v": spec["value"]})
         else:
             wire = {k: v for k, v in spec.items() if k != "name"}
-            for key in (wire.get("pixels"), wire.get("weights"), *wire.get("block_params", {}).values()):
+            for key in (wire.get("pixels"), wire.get("weights"), *wire.get("block_params", {}).values(),
+                        *_tensor_keys(wire.get("vit_params", {}))):
                 if key:
                     arrays[key] = case.tensors[key]
             args.append(wire)
     return args, {}, arrays
+
+
+def _tensor_keys(encoded: dict[str, Any]) -> list[str]:
+    """The tensor keys of an encoded ViTParams (its blocks included)."""
+    keys: list[str] = []
+    for name, value in encoded.items():
+        if name == "blocks":
+            for block in value:
+                keys += list(block.values())
+        elif isinstance(value, str):
+            keys.append(value)
+    return keys
 
 
 def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None:

@@ -1,0 +1,73 @@
+"""Mutant of 07_head (hardcoded_heads): one realistic mistake the grader must catch.
+
+vit_forward passes ViT-Ti's 3 heads to every block instead of params.num_heads. Right for the
+checkpoint only; the hidden tiny ViT has 2 heads.
+Not in the known-mistake catalogue: the grader must still take points.
+"""
+from __future__ import annotations
+
+import torch
+from torch import Tensor
+
+from grader import ViTParams, earlier_step
+
+CATALOGUE_ID = None
+
+embedding = earlier_step("04_cls")
+encoder = earlier_step("06_block")
+
+
+def read_cls(x: Tensor, norm_weight: Tensor, norm_bias: Tensor) -> Tensor:
+    """The final LayerNorm, then token 0: the image summary (page 38).
+
+    Args:
+        x: (B, 197, D), the rows after the last block.
+        norm_weight: (D,), norm_bias: (D,): the final LayerNorm.
+
+    Returns:
+        (B, D): the final CLS of every image.
+
+    Example:
+        >>> read_cls(torch.randn(2, 197, 192), torch.ones(192), torch.zeros(192)).shape
+        torch.Size([2, 192])
+    """
+    return encoder.layer_norm(x, norm_weight, norm_bias)[:, 0]  # (B, D)
+
+
+def classify(h: Tensor, W_head: Tensor, b_head: Tensor) -> Tensor:
+    """One score per class: s_c = h · w_c + b_c for all 1,000 classes at once (pages 39, 54).
+
+    Args:
+        h: (B, D), the final CLS.
+        W_head: (D, 1000), column c is class c's learned vector.
+        b_head: (1000,).
+
+    Returns:
+        (B, 1000) logits, before any softmax.
+
+    Example:
+        >>> classify(torch.zeros(2, 192), torch.zeros(192, 1000), torch.zeros(1000)).shape
+        torch.Size([2, 1000])
+    """
+    return h @ W_head + b_head  # (B, 1000)
+
+
+def vit_forward(images: Tensor, params: ViTParams) -> Tensor:
+    """The whole ViT in six lines (page 52): embed, every block, read CLS, classify.
+
+    Args:
+        images: (B, 3, 224, 224), normalized.
+        params: the checkpoint.
+
+    Returns:
+        (B, 1000) logits.
+
+    Example:
+        >>> vit_forward(torch.zeros(2, 3, 224, 224), params).shape  # params: the checkpoint's
+        torch.Size([2, 1000])
+    """
+    x = embedding.embed(images, params)  # (B, 197, D)
+    for p in params.blocks:
+        x = encoder.block(x, p, 3)  # (B, 197, D)
+    h = read_cls(x, params.norm_weight, params.norm_bias)  # (B, D)
+    return classify(h, params.W_head, params.b_head)  # (B, 1000)
