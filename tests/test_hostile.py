@@ -97,6 +97,13 @@ def statuses(step: StepResult) -> list[str]:
     return [t.status for t in step.tests]
 
 
+def every_case(step_id: str, status: str) -> list[str]:
+    """`status` once per fixture case of the step (visible and hidden), however many there are."""
+    from grader.fixtures.store import load_cases
+
+    return [status] * sum(len(load_cases(step_id, v)) for v in ("visible", "hidden"))
+
+
 def by_function(step: StepResult, function: str) -> list:
     tests = [t for t in step.tests if t.name.startswith(f"{function} · ")]
     assert tests, function
@@ -197,7 +204,7 @@ def test_signals_and_inherited_file_descriptors(grader, tmp_path):
                and t.message.endswith("does your code write to inherited file descriptors?")
                for t in garbage.tests)
     closed = steps["04_cls"]
-    assert closed.status == "error" and statuses(closed) == ["error"] * 6
+    assert closed.status == "error" and statuses(closed) == every_case("04_cls", "error")
     assert all(t.message == "prepend_cls: the worker could no longer answer the grader: does your code "
                "close, or write to, file descriptors it did not open?"
                for t in by_function(closed, "prepend_cls"))
@@ -215,7 +222,7 @@ def test_forged_messages_on_the_workers_socket_are_garbled_not_a_grader_crash(gr
                for t in typed.tests[:2])
     assert typed.notes == []
     nested = steps["04_cls"]
-    assert statuses(nested) == ["error"] * 6
+    assert statuses(nested) == every_case("04_cls", "error")
     assert all("garbled (unreadable header: RecursionError)" in t.message for t in nested.tests)
 
 
@@ -255,7 +262,7 @@ def test_syntax_and_import_errors_show_file_and_line(grader, tmp_path):
     assert all(t.message == "syntax error in 03_position.py, line 8: invalid syntax\n"
                             "        return total +* 2" for t in syntax.tests)
     missing = steps["04_cls"]
-    assert missing.status == "error" and statuses(missing) == ["error"] * 6
+    assert missing.status == "error" and statuses(missing) == every_case("04_cls", "error")
     for test in missing.tests:
         assert test.message.startswith("importing your file failed: ModuleNotFoundError: "
                                        "No module named 'vitgrade_no_such_module'")
