@@ -1,21 +1,14 @@
-"""The mutant catalogue: realistic wrong submissions that the grader must catch.
+"""The mutant catalogue (tests/mutants/catalogue.py): realistic wrong submissions the grader must catch.
 
-Each file `tests/mutants/<step_id>/<mistake>.py` is the solution of one step with one realistic
-student mistake in it (its docstring says which). `CATALOGUE_ID` names the known mistake of
-grader/mistakes/catalogue.py that the feedback must cite, or is None for mistakes the catalogue
-does not know (which must still cost points).
-
-Each mutant is graded alone, as a submission holding just its step file, hidden tests included
-(the grader substitutes the reference solutions for the earlier steps). One mutant per step is also
-put into the solutions, and that whole submission's other steps are graded (visible tests, to stay
-fast) to show that a mistake in one step costs points only in that step.
+Each mutant is one step's solution with one realistic student mistake edited in. Each is graded
+alone, as a submission holding just its step file, hidden tests included (the grader substitutes
+the reference solutions for the earlier steps). One mutant per step is also put into the
+solutions, and that whole submission's other steps are graded (visible tests, to stay fast) to
+show that a mistake in one step costs points only in that step.
 """
 from __future__ import annotations
 
-import ast
-import difflib
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -25,8 +18,8 @@ from grader.paths import SOLUTIONS, step_file
 from grader.results import StepResult
 from grader.runner.grade import Grader, GradeOptions
 from grader.steps import STEP_IDS, STEPS
+from mutants.catalogue import MUTANTS, Mutant
 
-MUTANTS_DIR = Path(__file__).resolve().parent / "mutants"
 MIN_PER_STEP = 4
 
 #: Realistic mistakes the grader does not catch yet: fixture gaps, reported rather than hidden.
@@ -38,32 +31,6 @@ ISOLATION = ("01_flatten/pixel_major", "02_project/no_bias", "03_position/in_pla
              "05_attention/no_scale", "06_block/post_ln", "07_head/mean_pooling", "08_occlusion/black")
 
 
-@dataclass(frozen=True)
-class Mutant:
-    """One wrong step file."""
-
-    step: str
-    """The step id, the folder the file is in."""
-    name: str
-    """The mistake, the file name without `.py`."""
-    path: Path
-    catalogue_id: str | None
-    """The known mistake the feedback must name, or None."""
-
-    @property
-    def id(self) -> str:
-        return f"{self.step}/{self.name}"
-
-
-def _read(path: Path) -> Mutant:
-    tree = ast.parse(path.read_text())
-    ids = [ast.literal_eval(node.value) for node in tree.body if isinstance(node, ast.Assign)
-           and [getattr(t, "id", None) for t in node.targets] == ["CATALOGUE_ID"]]
-    assert len(ids) == 1, f"{path}: needs exactly one module-level CATALOGUE_ID"
-    return Mutant(path.parent.name, path.stem, path, ids[0])
-
-
-MUTANTS = [_read(p) for p in sorted(MUTANTS_DIR.glob("*/*.py"))]
 BY_ID = {m.id: m for m in MUTANTS}
 
 
@@ -94,7 +61,7 @@ def submission_of(tmp_path_factory):
         folder = tmp_path_factory.mktemp(mutant.name)
         for step_id in STEP_IDS if whole else ():
             shutil.copyfile(step_file(SOLUTIONS, step_id), step_file(folder, step_id))
-        shutil.copyfile(mutant.path, step_file(folder, mutant.step))
+        step_file(folder, mutant.step).write_text(mutant.source())
         return folder
     return build
 
@@ -129,28 +96,13 @@ def test_every_step_has_enough_mutants():
 
 @pytest.mark.parametrize("mutant", MUTANTS, ids=[m.id for m in MUTANTS])
 def test_mutant_is_one_documented_edit_of_the_solution(mutant):
-    source = mutant.path.read_text()
-    docstring = ast.get_docstring(ast.parse(source)) or ""
-    assert docstring.startswith(f"Mutant of {mutant.step} ({mutant.name})"), docstring[:80]
-    expected = "Known mistake" if mutant.catalogue_id else "Not in the known-mistake catalogue"
-    assert expected in docstring
+    source = step_file(SOLUTIONS, mutant.step).read_text()
+    assert source.count(mutant.old) == 1, f"{mutant.id}: its edit must match the solution exactly once"
+    assert mutant.old != mutant.new and mutant.what
     if mutant.catalogue_id:
         step = next(s for s in STEPS if s.id == mutant.step)
         ids = {m.id for f in step.functions for m in CATALOGUE.get(f, [])}
         assert mutant.catalogue_id in ids, f"no known mistake {mutant.catalogue_id!r} in {step.id}"
-    changed = difflib.SequenceMatcher(None, _code_lines(step_file(SOLUTIONS, mutant.step)),
-                                      _code_lines(mutant.path)).get_opcodes()
-    hunks = [op for op in changed if op[0] != "equal"]
-    assert len(hunks) == 1, f"{mutant.id}: {len(hunks)} changed places; a mutant changes one thing"
-
-
-def _code_lines(path: Path) -> list[str]:
-    """The file's lines after its module docstring, without the CATALOGUE_ID marker."""
-    source = path.read_text()
-    start = ast.parse(source).body[0].end_lineno
-    lines = source.splitlines()[start:]
-    marker = next((i for i, line in enumerate(lines) if line.startswith("CATALOGUE_ID =")), None)
-    return lines if marker is None else lines[:marker - 1] + lines[marker + 1:]  # with its blank line
 
 
 # ------------------------------------------------------------------ grading
