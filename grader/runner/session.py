@@ -40,7 +40,6 @@ class Returned:
     error: dict[str, Any] = field(default_factory=dict)
     used: list[str] = field(default_factory=list)
     forbidden: list[str] = field(default_factory=list)
-    inputs_after: dict[str, np.ndarray] = field(default_factory=dict)
     modified: list[int] = field(default_factory=list)  # positions of arguments changed in place
     seconds: float = 0.0
 
@@ -83,10 +82,9 @@ def _returned(header: dict[str, Any], out: dict[str, np.ndarray], seconds: float
                  for k, v in dict(header.get("error") or {}).items()}
         return Returned(ok=False, error=error, **common)
     value, kind, dtype, type_name = _unpack(header.get("value"), out)
-    inputs_after = {str(k): out[v] for k, v in (header.get("inputs_after") or {}).items() if v in out}
     modified = [int(p) for p in header.get("modified") or []]
     return Returned(ok=True, value=value, kind=kind, dtype=dtype, type_name=type_name,
-                    inputs_after=inputs_after, modified=modified, **common)
+                    modified=modified, **common)
 
 
 def _exit_info(header: dict[str, Any]) -> dict[str, Any]:

@@ -377,7 +377,7 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
         result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
         reply = {"type": "result", "ok": True, "value": encode_value(result, out, "r"),
-                 "inputs_after": _inputs_after(header, args, out), "modified": _modified(args, before)}
+                 "modified": _modified(args, before)}
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
     if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - modules_before) \
@@ -390,16 +390,3 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
 def header_uses_vit(header: dict) -> bool:
     """The grader's own ViT model imports timm; that import is not the student's."""
     return any(isinstance(a, dict) and a.get("model") == "vit" for a in header.get("args", []))
-
-
-def _inputs_after(header: dict, args: list, out: dict[str, np.ndarray]) -> dict[str, str]:
-    """Send back the tensor arguments as they are after the call, to catch in-place edits."""
-    import torch
-
-    keys = {}
-    for position, (spec, value) in enumerate(zip(header.get("args", []), args)):
-        if isinstance(spec, dict) and "t" in spec and isinstance(value, torch.Tensor):
-            key = f"in.{position}"
-            out[key] = value.detach().contiguous().numpy()
-            keys[spec["t"]] = key
-    return keys
