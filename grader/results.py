@@ -48,6 +48,27 @@ class StepResult:
 
 
 @dataclass
+class SandboxReport:
+    """What confinement the workers got on this machine: every layer is probed, used where it works,
+    and named where the machine refused it (a container without CAP_SYS_ADMIN, macOS, Windows)."""
+
+    level: str
+    """`full` (own namespaces, read-only view, no privileges), `partial` (Linux process with limits,
+    no private view of the files) or `portable` (a spawned process, where fork or Linux's process
+    tools are missing)."""
+    layers: list[str] = field(default_factory=list)
+    """The layers the workers got, e.g. `pid namespace`, `read-only view`, `memory limit 4 GiB`."""
+    missing: list[str] = field(default_factory=list)
+    """The layers left out, each with the machine's reason, e.g. `read-only view (no CAP_SYS_ADMIN)`."""
+
+    def summary(self) -> str:
+        """One line for a report footer: `partial: memory limit 4 GiB, ...; unavailable: ...`."""
+        got = ", ".join(self.layers) or "no confinement"
+        refused = f"; unavailable: {', '.join(self.missing)}" if self.missing else ""
+        return f"{self.level}: {got}{refused}"
+
+
+@dataclass
 class SubmissionResult:
     """Everything graded for one submission folder."""
 
