@@ -8,10 +8,7 @@ from __future__ import annotations
 
 import ctypes
 import os
-import resource
 from pathlib import Path
-
-_libc = ctypes.CDLL(None, use_errno=True)
 
 CLONE_NEWNS, CLONE_NEWPID = 0x00020000, 0x20000000
 CLONE_NEWNET, CLONE_NEWIPC = 0x40000000, 0x08000000
@@ -23,6 +20,33 @@ _CAP_VERSION_3 = 0x20080522
 _LAST_CAP = 63
 
 
+def _load_libc() -> ctypes.CDLL | None:
+    """The C library, or None where there is none to load by that route (Windows)."""
+    try:
+        return ctypes.CDLL(None, use_errno=True)
+    except (OSError, TypeError):
+        return None
+
+
+_libc = _load_libc()
+
+
+class Unavailable(OSError):
+    """A confinement layer this platform does not offer at all (no such libc function or module)."""
+
+
+def _libc_function(name: str):
+    """`name` from libc, looked up only when needed: macOS has no prctl or unshare, Windows no libc."""
+    function = getattr(_libc, name, None) if _libc is not None else None
+    if function is None:
+        raise Unavailable(f"{name} is not available on this platform")
+    return function
+
+
+def _prctl(option: int, arg: int = 0) -> int:
+    return _libc_function("prctl")(option, arg, 0, 0, 0)
+
+
 def _check(result: int, what: str) -> None:
     if result != 0:
         errno = ctypes.get_errno()
@@ -31,26 +55,28 @@ def _check(result: int, what: str) -> None:
 
 def can_confine() -> bool:
     """Namespaces and mounts need root; a student's laptop gets the partial sandbox."""
-    return os.geteuid() == 0 and os.environ.get("VITGRADE_SANDBOX", "full") != "partial"
+    geteuid = getattr(os, "geteuid", None)  # Windows has none
+    return geteuid is not None and geteuid() == 0 and os.environ.get("VITGRADE_SANDBOX", "full") != "partial"
 
 
 def set_subreaper() -> None:
     """Orphans of the workers re-parent to this process, so none can outlive grading."""
-    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    _check(_prctl(PR_SET_CHILD_SUBREAPER, 1), "subreaper")
 
 
 def die_with_parent(sig: int = 9) -> None:
-    _libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
+    """This process gets `sig` when its parent ends, so no worker outlives the grader."""
+    _check(_prctl(PR_SET_PDEATHSIG, sig), "parent-death signal")
 
 
 def enter_namespaces() -> None:
     """New namespaces for this process's future children (the PID namespace) and itself."""
-    _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC), "unshare")
+    _check(_libc_function("unshare")(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC), "unshare")
 
 
 def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None) -> None:
     enc = lambda s: None if s is None else s.encode()  # noqa: E731 - ctypes wants bytes or NULL
-    _check(_libc.mount(enc(source), enc(target), enc(fstype), flags, enc(data)), f"mount {target}")
+    _check(_libc_function("mount")(enc(source), enc(target), enc(fstype), flags, enc(data)), f"mount {target}")
 
 
 def _mount_points() -> list[str]:
@@ -118,7 +144,7 @@ def worker_environment(environ: dict[str, str]) -> dict[str, str]:
 def drop_privileges() -> None:
     """No capabilities now or after any exec: the worker cannot remount, ptrace, or signal the judge."""
     for cap in range(_LAST_CAP + 1):
-        _libc.prctl(PR_CAPBSET_DROP, cap, 0, 0, 0)
+        _prctl(PR_CAPBSET_DROP, cap)
 
     class Header(ctypes.Structure):
         _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
@@ -128,12 +154,16 @@ def drop_privileges() -> None:
                     ("inheritable", ctypes.c_uint32)]
 
     header, data = Header(_CAP_VERSION_3, 0), (Data * 2)()
-    _check(_libc.capset(ctypes.byref(header), ctypes.byref(data)), "capset")
-    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
+    _check(_libc_function("capset")(ctypes.byref(header), ctypes.byref(data)), "capset")
+    _check(_prctl(PR_SET_NO_NEW_PRIVS, 1), "no_new_privs")
 
 
 def limit_memory(limit_bytes: int) -> None:
     """Cap the worker's heap (RLIMIT_DATA). RLIMIT_AS cannot be used: importing torch alone maps
     about 3 GB of address space, while its private data stays small."""
+    try:
+        import resource  # Unix only
+    except ImportError:
+        raise Unavailable("resource limits are not available on this platform") from None
     resource.setrlimit(resource.RLIMIT_DATA, (limit_bytes, limit_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
