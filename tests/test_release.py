@@ -27,7 +27,8 @@ runner = CliRunner()
 
 SHIPPED = {"README.md", "pyproject.toml", ".gitignore", "exercises", "grader", "fixtures"}
 NEVER_SHIPPED = ("solutions", "tests", "fixtures/hidden", "grader/mistakes", "grader/fixtures/build.py",
-                 "grader/cli/release.py", "grader/cli/validate.py", "grader/bench.py")
+                 "grader/cli/release.py", "grader/cli/validate.py", "grader/bench.py",
+                 "grader/platforms", "grader/cli/autograder.py")
 # The instructor's kit is installed in editable mode here; its import hook would quietly supply
 # any module the release lacks. This sitecustomize removes the hook in every process a check starts.
 WITHOUT_EDITABLE_HOOK = ('import sys\nsys.meta_path[:] = [f for f in sys.meta_path '

@@ -39,6 +39,7 @@ _COMMANDS = [
 _GROUPS = [
     ("fixtures", "grader.cli.fixtures:app"),
     ("show", "grader.cli.show:app"),
+    ("autograder", "grader.cli.autograder:app"),
 ]
 
 

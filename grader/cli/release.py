@@ -21,7 +21,7 @@ from grader.cli.common import fail, out
 
 #: Inside grader/: what students must not get (instructor-only, or it gives answers away).
 GRADER_LEFT_OUT = ("mistakes", "fixtures/build.py", "cli/release.py", "cli/validate.py",
-                   "bench.py", "cli/bench.py")
+                   "bench.py", "cli/bench.py", "platforms", "cli/autograder.py")
 #: Fixture folders shipped; everything else in the manifest (the hidden cases) stays behind.
 FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
 #: Files copied as they are from the kit's root.

@@ -1,0 +1,48 @@
+"""`vitgrade autograder gradescope`: the bundle a course platform grades a class with."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from grader import paths
+from grader.cli.common import fail, out
+
+app = typer.Typer(help="Autograder bundles for course platforms (one container per submission).",
+                  no_args_is_help=True)
+
+
+@app.command()
+def gradescope(
+    out_file: Annotated[Path, typer.Option("--out", metavar="ZIP", help="Where to write the bundle.")] = Path(
+        "autograder.zip"),
+    time_limit: Annotated[int, typer.Option(
+        metavar="S", min=180, help="The assignment's timeout in Gradescope's autograder settings, seconds; "
+        "grading stops a minute earlier so the student still gets results.")] = 600,
+) -> None:
+    """Write Gradescope's autograder.zip: setup.sh and run_autograder at its root, then the kit
+    (solutions and hidden fixtures; no tests/, no .git).
+
+    In Gradescope: Programming Assignment, Configure Autograder, upload the zip.
+    Base image: Ubuntu 22.04 or newer. Memory: 2 GB or more (the default 768 MB is too little).
+    Students upload their step files, their exercises/ folder, or a zip of either.
+
+    Exit status: 0 written, 2 fixtures not matching their manifest or ZIP not writable.
+    """
+    from grader.fixtures.store import FixtureError
+    from grader.platforms.gradescope import budget, write_bundle
+
+    try:
+        names = write_bundle(out_file, paths.KIT_ROOT, time_limit)
+    except FixtureError as error:
+        fail(str(error))
+    except OSError as error:
+        fail(f"cannot write {out_file}: {error.strerror or error}")
+    whole, per_step = budget(time_limit)
+    hidden = sum(n.startswith("fixtures/hidden/") for n in names)
+    out.print(f"wrote {out_file}: {len(names)} files, {out_file.stat().st_size / 1e6:.1f} MB", markup=False)
+    out.print(f"  setup.sh, run_autograder, grader/, solutions/, exercises/, fixtures/ ({hidden} hidden "
+              "fixture files)", markup=False)
+    out.print(f"  grading stops after {whole} s, {per_step:g} s per step (--time-limit {time_limit})",
+              markup=False)

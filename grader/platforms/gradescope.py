@@ -1,0 +1,226 @@
+"""Gradescope's autograder: the bundle an instructor uploads, and what its `run_autograder` does.
+
+Gradescope's specification (gradescope-autograders.readthedocs.io, "Autograder Specifications" and
+"Troubleshooting"): the zip holds `setup.sh` and `run_autograder` at its root and is unpacked into
+/autograder/source. setup.sh runs once, as root, while the Ubuntu image is built. For each
+submission the upload is unpacked into /autograder/submission, a copy of run_autograder runs in
+/autograder and must leave /autograder/results/results.json; without one the student sees "the
+autograder failed to execute correctly". What it prints goes to results/stdout, shown to
+instructors only. Containers get 1/2 CPU, 768 MB and 10 minutes unless the assignment's settings
+raise them.
+
+Run inside the container as `python -m grader.platforms.gradescope ROOT --timeout S`; nothing at
+module level imports torch, so a bad upload is answered before any worker starts.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import stat
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from grader.platforms.uploads import BadUpload, copy_step_files, find_step_files
+
+ROOT_VARIABLE = "VITGRADE_AUTOGRADER_ROOT"
+"""Overrides /autograder, so tests run the bundle in a temporary Gradescope-like layout."""
+DEFAULT_ROOT = Path("/autograder")
+DEFAULT_TIME_LIMIT = 600
+"""Gradescope's default timeout for a whole submission, seconds."""
+_MARGIN = 60  # seconds kept back from the platform's limit to write results after a timeout
+_STEPS = 8
+#: Kit folders and files the bundle carries (tests/ and .git never: nothing grading needs).
+_KIT_FILES = ("pyproject.toml", "README.md")
+_KIT_FOLDERS = ("grader", "solutions", "exercises")
+_STORED = (".safetensors", ".png", ".jpg")  # already compressed, or float noise deflate cannot shrink
+_ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same kit always gives the same bytes
+
+
+def budget(time_limit: int) -> tuple[int, float]:
+    """(seconds for the whole run, seconds per step) that fit the platform's limit.
+
+    The whole run stops `_MARGIN` seconds early so a results.json is written before Gradescope kills
+    the container; eight steps that each run into their own limit still fit in that.
+    """
+    whole = max(time_limit - _MARGIN, 60)
+    return whole, min(90.0, round(whole / _STEPS, 1))
+
+
+def bundle_files(kit: Path) -> dict[str, Path]:
+    """Every kit file the bundle carries: path in the zip -> file.
+
+    Raises:
+        FixtureError: fixtures missing or not matching their manifest.
+    """
+    from grader.fixtures.store import FixtureError, load_manifest, verify
+
+    fixtures = kit / "fixtures"
+    manifest = load_manifest(fixtures)
+    if problems := verify(fixtures, manifest):
+        raise FixtureError(f"fixtures do not match the manifest, run `vitgrade fixtures verify`: {problems[0]}")
+    files = {name: kit / name for name in _KIT_FILES if (kit / name).is_file()}
+    for folder in _KIT_FOLDERS:
+        for path in sorted((kit / folder).rglob("*")):
+            relative = path.relative_to(kit)
+            if path.is_file() and not _is_cache(relative):
+                files[relative.as_posix()] = path
+    for relative in ["manifest.json", *sorted(manifest["files"])]:
+        files[f"fixtures/{relative}"] = fixtures / relative
+    return files
+
+
+def _is_cache(relative: Path) -> bool:
+    return "__pycache__" in relative.parts or relative.suffix in (".pyc", ".pyo") or \
+        any(part.startswith(".") for part in relative.parts)
+
+
+def write_bundle(out: Path, kit: Path, time_limit: int = DEFAULT_TIME_LIMIT) -> list[str]:
+    """Gradescope's autograder.zip: setup.sh and run_autograder at the root, then the kit.
+
+    Args:
+        out: The zip to write.
+        kit: The instructor's kit (solutions and hidden fixtures present).
+        time_limit: The assignment's timeout in Gradescope's settings, seconds.
+
+    Returns:
+        The names written, in order.
+    """
+    whole, per_step = budget(time_limit)
+    scripts = {"setup.sh": SETUP_SH, "run_autograder": RUN_AUTOGRADER.format(whole=whole, per_step=per_step)}
+    files = bundle_files(kit)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(out, "w") as bundle:
+        for name, text in scripts.items():
+            bundle.writestr(_entry(name, executable=True), text)
+        for name, path in files.items():
+            bundle.writestr(_entry(name, executable=False), path.read_bytes())
+    return [*scripts, *files]
+
+
+def _entry(name: str, executable: bool) -> zipfile.ZipInfo:
+    info = zipfile.ZipInfo(name, date_time=_ZIP_TIME)
+    mode = 0o755 if executable else 0o644
+    info.external_attr = (stat.S_IFREG | mode) << 16
+    info.compress_type = zipfile.ZIP_STORED if name.endswith(_STORED) else zipfile.ZIP_DEFLATED
+    return info
+
+
+def run_autograder(root: Path, step_timeout: float) -> None:
+    """Grade root/submission with the hidden tests and write root/results/results.json.
+
+    A bad upload gets score 0 and the reason, before any worker starts. The step files found are
+    copied into a folder of their own, so the workers see them and nothing else of the upload.
+    """
+    results = root / "results" / "results.json"
+    submission = root / "submission"
+    try:
+        upload = find_step_files(submission)
+    except BadUpload as error:
+        _write(results, rejected(str(error)))
+        return
+    with tempfile.TemporaryDirectory(prefix="vitgrade-submission-") as work:
+        folder = copy_step_files(upload, Path(work) / "submission")
+        document = _graded(folder, step_timeout)
+    document["output"] = upload.summary(submission) + "\n\n" + document["output"]
+    _write(results, document)
+
+
+def _graded(folder: Path, step_timeout: float) -> dict[str, Any]:
+    """The results.json of one clean submission folder, hidden tests included."""
+    from grader.fixtures.store import FixtureError
+    from grader.reports import to_gradescope
+    from grader.runner.grade import GradeOptions, Grader
+
+    try:
+        grader = Grader(GradeOptions(hidden=True, references=True, timeout=step_timeout))
+    except FixtureError as error:
+        return rejected(f"The autograder's test data are damaged ({error}). Tell your instructor; "
+                        "this is not your fault.")
+    try:
+        result = grader.grade(folder)
+    finally:
+        grader.close()
+    return json.loads(to_gradescope(result))
+
+
+def rejected(reason: str) -> dict[str, Any]:
+    """results.json for a submission that could not be graded: score 0 and why."""
+    return {"score": 0, "output": f"Nothing was graded. {reason}", "visibility": "visible",
+            "stdout_visibility": "hidden", "tests": []}
+
+
+def _write(results: Path, document: dict[str, Any]) -> None:
+    """Written whole or not at all: a rename, so Gradescope never reads half a file."""
+    results.parent.mkdir(parents=True, exist_ok=True)
+    partial = results.with_name(f".{results.name}.{os.getpid()}")
+    partial.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
+    os.replace(partial, results)
+
+
+SETUP_SH = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, as root, while it builds the autograder image (the zip is unpacked in
+# /autograder/source). It installs Python 3.10+ and the kit into /autograder/venv, then checks that
+# the fixtures match their manifest, so a broken image fails here and not on a student's submission.
+set -euo pipefail
+SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+ROOT="${VITGRADE_AUTOGRADER_ROOT:-/autograder}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update
+apt-get install -y --no-install-recommends python3 python3-venv python3-pip
+if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
+    echo "vitgrade needs Python 3.10 or newer: choose Ubuntu 22.04 or newer as the base image" >&2
+    exit 1
+fi
+python3 -m venv "$ROOT/venv"
+"$ROOT/venv/bin/pip" install --no-cache-dir --upgrade pip
+# The containers have no GPU: the CPU build of torch is a fraction of the CUDA build's size.
+"$ROOT/venv/bin/pip" install --no-cache-dir --index-url https://download.pytorch.org/whl/cpu torch
+"$ROOT/venv/bin/pip" install --no-cache-dir -e "$SOURCE"
+VITGRADE_ROOT="$SOURCE" "$ROOT/venv/bin/vitgrade" fixtures verify
+"""
+
+# Doubled braces: this is a str.format template (the whole-run and per-step seconds).
+RUN_AUTOGRADER = """\
+#!/usr/bin/env bash
+# Gradescope runs this for every submission, in /autograder. It grades /autograder/submission with
+# the hidden tests and always leaves /autograder/results/results.json: when the grader itself fails
+# or runs out of time, the student gets score 0 and a message instead of "the autograder failed".
+ROOT="${{VITGRADE_AUTOGRADER_ROOT:-/autograder}}"
+RESULTS="$ROOT/results/results.json"
+PYTHON="$ROOT/venv/bin/python"
+[ -x "$PYTHON" ] || PYTHON=python3
+mkdir -p "$ROOT/results"
+rm -f "$RESULTS"
+cd "$ROOT" || exit 0
+VITGRADE_ROOT="$ROOT/source" PYTHONPATH="$ROOT/source" timeout --kill-after=10 {whole} \\
+    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step}
+status=$?
+# Only a clean exit vouches for results.json: a crash may leave one written by the student's code.
+if [ "$status" -ne 0 ] || [ ! -s "$RESULTS" ]; then
+    case "$status" in
+        124|137) reason="grading did not finish within {whole} seconds, or ran out of memory" ;;
+        *) reason="the grader stopped unexpectedly (exit status $status)" ;;
+    esac
+    printf '{{"score": 0, "output": "Nothing was graded: %s. This is not your fault: tell your instructor (the autograder log has the details).", "tests": []}}\\n' \\
+        "$reason" > "$RESULTS"
+fi
+exit 0
+"""
+
+
+def main() -> None:
+    """Entry point inside the container (see RUN_AUTOGRADER)."""
+    parser = argparse.ArgumentParser(prog="python -m grader.platforms.gradescope")
+    parser.add_argument("root", type=Path, nargs="?", default=Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT),
+                        help="Gradescope's /autograder (source/, submission/, results/)")
+    parser.add_argument("--timeout", type=float, default=90.0, help="time limit per step, seconds")
+    arguments = parser.parse_args()
+    run_autograder(arguments.root, arguments.timeout)
+
+
+if __name__ == "__main__":
+    main()
