@@ -30,6 +30,7 @@ _COMMANDS = [
     ("list", "grader.cli.list_steps:list_steps"),
     ("check", "grader.cli.check:check"),
     ("grade", "grader.cli.grade:grade"),
+    ("gradebook", "grader.cli.gradebook:gradebook"),
     ("validate", "grader.cli.validate:validate"),
     ("predict", "grader.cli.predict:predict"),
     ("release", "grader.cli.release:release"),

@@ -16,8 +16,8 @@ def check(
     submission: Annotated[Optional[Path], typer.Option(
         metavar="DIR", help="Folder holding your step files. Default: exercises/.")] = None,
     solutions: Annotated[bool, typer.Option("--solutions", help="Check the reference solutions.")] = False,
-    format: Annotated[Literal["rich", "json"], typer.Option(
-        help="rich: readable report; json: the result contract.")] = "rich",
+    format: Annotated[Literal["rich", "json", "junit"], typer.Option(
+        help="rich: readable report; json: the result contract; junit: for CI test views.")] = "rich",
     output: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the report here.")] = None,
     timeout: Annotated[float, typer.Option(metavar="S", help="Time limit per step, seconds.")] = 90.0,
 ) -> None:
@@ -26,13 +26,15 @@ def check(
     Exit status: 0 all checked steps pass, 1 something fails, 2 usage or fixture error.
     """
     from grader.cli.common import report_console
-    from grader.reports import render, to_json
+    from grader.reports import render, to_json, to_junit
 
     chosen = resolve_steps(steps, all_steps)
     folder = resolve_folder(submission, solutions)
     results = run_grader([folder], chosen, hidden=False, timeout=timeout)
     if format == "json":
         write(to_json(results), output)
+    elif format == "junit":
+        write(to_junit(results), output)
     elif output is not None:
         from rich.console import Console
 

@@ -19,6 +19,9 @@ def grade(
         help="rich, json (the result contract), junit (CI test reports) or gradescope (results.json).")] = "rich",
     output: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the report here.")] = None,
     csv: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Also write a CSV gradebook here.")] = None,
+    report: Annotated[Optional[Path], typer.Option(metavar="PATH", help=(
+        "Also write the class report here: one HTML file with each step's score distribution, "
+        "the most common mistakes and every student's feedback."))] = None,
     jobs: Annotated[int, typer.Option(metavar="N", min=1, help="Submissions graded at once.")] = 1,
     timeout: Annotated[float, typer.Option(metavar="S", min=1.0, help="Time limit per step, seconds.")] = 90.0,
     no_hidden: Annotated[bool, typer.Option("--no-hidden", help="Only the visible tests.")] = False,
@@ -40,6 +43,10 @@ def grade(
     results = run_grader(found, STEP_IDS, hidden=not no_hidden, timeout=timeout, jobs=jobs)
     if csv is not None:
         write(to_csv(results), csv)
+    if report is not None:
+        from grader.reports.class_report import to_class_report
+
+        write(to_class_report(results), report)
     if format == "json":
         write(to_json(results), output)
     elif format == "junit":

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from grader.results import SubmissionResult
+from grader.results import StepResult, SubmissionResult, TestResult
 
 
 def to_json(results: list[SubmissionResult]) -> str:
@@ -21,3 +21,40 @@ def to_json(results: list[SubmissionResult]) -> str:
     contracts = [result.to_contract() for result in results]
     document = contracts[0] if len(contracts) == 1 else contracts
     return json.dumps(document, indent=2, sort_keys=False) + "\n"
+
+
+def from_json(text: str) -> list[SubmissionResult]:
+    """Results back from the contract's JSON (one object or a list of them).
+
+    For gradebooks and class reports of submissions graded elsewhere, e.g. one CI job per student.
+    The contract holds no notes, timings or maps; step pages come from the registry.
+
+    Args:
+        text: What `to_json` wrote.
+
+    Returns:
+        The submissions, in the order of the text.
+
+    Raises:
+        ValueError: the text is not the result contract.
+    """
+    try:
+        document = json.loads(text)
+        contracts = document if isinstance(document, list) else [document]
+        return [_result(contract) for contract in contracts]
+    except (json.JSONDecodeError, KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"not a vitgrade result ({type(error).__name__}: {error})") from None
+
+
+def _result(contract: dict) -> SubmissionResult:
+    from grader.steps import STEP_IDS, get_step
+
+    steps = [StepResult(id=s["id"], title=s["title"], score=s["score"], max_score=s["max_score"],
+                        status=s["status"], pages=get_step(s["id"]).pages if s["id"] in STEP_IDS else "",
+                        tests=[TestResult(**{k: t[k] for k in _TEST_KEYS}) for t in s["tests"]])
+             for s in contract["steps"]]
+    return SubmissionResult(submission=contract["submission"], checkpoint=dict(contract["checkpoint"]),
+                            steps=steps)
+
+
+_TEST_KEYS = ("name", "visibility", "status", "score", "max_score", "message")

@@ -1,0 +1,177 @@
+"""The class report (`--report class.html`), parsed as HTML: distributions, common mistakes, students.
+
+Built from hand-made results (no grading), then once through `vitgrade gradebook` from result
+files, and once through `vitgrade grade --report` on one small real submission.
+"""
+from __future__ import annotations
+
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from grader.cli import app
+from grader.reports.class_report import BINS, common_mistakes, score_bins, to_class_report
+from grader.reports.contract import from_json, to_json
+from grader.results import StepResult, SubmissionResult
+from grader.results import TestResult as Result  # pytest would collect a `Test*` name
+from tests.mutants.catalogue import MUTANTS
+
+runner = CliRunner()
+CHECKPOINT = {"id": "standin-vit-tiny", "kind": "stand-in", "sha256": "ab" * 32}
+NO_SCALE = ("attention_weights: wrong values.\nfirst wrong at query CLS, key P1: got 0.1, expected 0.3\n"
+            "Known mistake: You did not divide the scores by √d. (lecture page 31)")
+HOSTILE = 'your code printed: <script>alert("x")</script><img src="https://evil.example/x.png">'
+
+
+def attention(score: float, status: str, message: str = "", test_status: str | None = None) -> StepResult:
+    test = Result("attention_weights · sample photo", "visible", test_status or status, score, 20, message)
+    return StepResult("05_attention", "Multi-head self-attention", "25-34", score, 20, status, [test])
+
+
+def flatten(score: float, status: str, message: str = "") -> StepResult:
+    test = Result("patchify · second photo", "hidden", status, score, 10, message)
+    return StepResult("01_flatten", "Normalize pixels and flatten 16x16 patches", "6-9, 48-49",
+                      score, 10, status, [test])
+
+
+def student(name: str, *steps: StepResult) -> SubmissionResult:
+    return SubmissionResult(submission=name, checkpoint=CHECKPOINT, steps=list(steps))
+
+
+CLASS = [
+    student("zoe", flatten(10, "passed"), attention(20, "passed")),
+    student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at patch P2 [index 1]: got 3.5, expected 1.25"),
+            attention(0, "failed", NO_SCALE)),
+    student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at patch P9 [index 8]: got 0.5, expected 2"),
+            attention(7.5, "failed", NO_SCALE)),
+    student("carl", flatten(0, "timeout", "stopped after 90 s"),
+            attention(0, "failed", "attention_weights: wrong values." + "\n" + HOSTILE)),
+    student("dina", flatten(0, "not_attempted", "the file is missing: not attempted"),
+            attention(0, "failed", "blocked: 01_flatten fails, fix it first", test_status="blocked")),
+]
+
+
+class Page(HTMLParser):
+    """Tags, attributes, the text of each table row, and of each <details>."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+        self.rows: list[tuple[str, str]] = []  # (class of the row, its text)
+        self.details: list[str] = []
+        self.titles: list[str] = []  # SVG <title>s
+        self._row: list[str] | None = None
+        self._details: list[str] | None = None
+        self._title: list[str] | None = None
+        self._row_class = ""
+        self.text: list[str] = []
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        self.tags.append((tag, dict(attrs)))
+        if tag == "tr":
+            self._row, self._row_class = [], dict(attrs).get("class", "")
+        elif tag in ("td", "th") and self._row is not None:
+            self._row.append(" ")  # cells apart
+        elif tag == "details":
+            self._details = []
+        elif tag == "title" and self.tags[-2][0] == "rect":
+            self._title = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "tr" and self._row is not None:
+            self.rows.append((self._row_class, " ".join("".join(self._row).split())))
+            self._row = None
+        elif tag == "details" and self._details is not None:
+            self.details.append("".join(self._details))
+            self._details = None
+        elif tag == "title" and self._title is not None:
+            self.titles.append("".join(self._title))
+            self._title = None
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+        for part in (self._row, self._details, self._title):
+            if part is not None:
+                part.append(data)
+
+
+@pytest.fixture(scope="module")
+def page() -> Page:
+    return Page(to_class_report(CLASS, title="ViT exercises"))
+
+
+def test_page_is_self_contained_and_escapes_student_text(page: Page) -> None:
+    assert not [t for t, _ in page.tags if t in ("script", "link", "img", "iframe", "object", "embed")]
+    for tag, attrs in page.tags:
+        for name in ("src", "href", "action"):
+            assert attrs.get(name, "#").startswith("#"), (tag, attrs)
+    assert any(t == "style" for t, _ in page.tags)
+    assert HOSTILE in "".join(page.text)  # shown as text, never as markup
+
+
+def test_each_step_has_its_score_distribution(page: Page) -> None:
+    # 05_attention: 0, 0, 0 and 0 points (four students at 0), 7.5 of 20 (25-49 %), 20 of 20.
+    assert score_bins(CLASS, "05_attention") == [3, 0, 1, 0, 0, 1]
+    assert score_bins(CLASS, "01_flatten") == [4, 0, 0, 0, 0, 1]
+    assert len(page.titles) == 2 * len(BINS)
+    assert page.titles[:len(BINS)] == [f"{n} students: {label}" for n, (label, _, _) in
+                                       zip([4, 0, 0, 0, 0, 1], BINS)]
+    text = " ".join(page.text)
+    assert "1 passed · 2 failed · 1 timed out · 1 not attempted" in text  # 01_flatten's steps
+
+
+def test_common_mistakes_are_named_as_the_feedback_names_them_with_counts_students_and_page(page: Page) -> None:
+    mistakes = common_mistakes(CLASS)
+    first = mistakes[0]
+    assert (first.step, first.name, first.page, first.known) == \
+        ("05_attention", "You did not divide the scores by √d.", "31", True)
+    assert sorted(first.students) == ["alice", "bob"]
+    unknown = next(m for m in mistakes if m.step == "01_flatten" and m.name.startswith("patchify"))
+    assert unknown.name == "patchify: wrong values." and not unknown.known and unknown.page == "6-9, 48-49"
+    assert sorted(unknown.students) == ["alice", "bob"]  # different numbers, one mistake
+    assert any(m.name == "timed out" and m.students == ["carl"] for m in mistakes)
+    assert not [m for m in mistakes if "dina" in m.students]  # not attempted and blocked: no mistake
+    rows = [text for kind, text in page.rows if kind == "mistake"]
+    assert rows[0].startswith("2 05_attention You did not divide the scores by √d. 31 alice, bob")
+
+
+def test_students_table_sorted_with_each_feedback_a_click_away(page: Page) -> None:
+    students = [text.split()[0] for kind, text in page.rows if kind == "student"]
+    assert students == ["alice", "bob", "carl", "dina", "zoe"]
+    assert next(t for k, t in page.rows if k == "student" and t.startswith("alice")).startswith("alice 7.5 / 30")
+    assert len(page.details) == len(CLASS)
+    alice, _, carl, dina, zoe = page.details
+    assert "Known mistake: You did not divide the scores by √d. (lecture page 31)" in alice
+    assert "hidden test" in alice and "patchify · second photo" in alice
+    assert "stopped after 90 s" in carl and "timed out" in carl
+    assert "01_flatten not attempted" in dina and "blocked" in dina
+    assert zoe == "Feedback: every step passed"
+
+
+def test_gradebook_merges_result_files_into_csv_and_report(tmp_path: Path) -> None:
+    for result in CLASS:
+        (tmp_path / f"{result.submission}.json").write_text(to_json([result]))
+    (tmp_path / "notes.txt").write_text("not a result")
+    assert [r.to_contract() for r in from_json(to_json(CLASS))] == [r.to_contract() for r in CLASS]
+    outcome = runner.invoke(app, ["gradebook", str(tmp_path), "--csv", str(tmp_path / "book.csv"),
+                                  "--report", str(tmp_path / "class.html")])
+    assert outcome.exit_code == 0, outcome.output
+    assert len((tmp_path / "book.csv").read_text().splitlines()) == 1 + len(CLASS)
+    assert Page((tmp_path / "class.html").read_text()).details == Page(to_class_report(CLASS)).details
+    (tmp_path / "broken.json").write_text('{"score": 1}')
+    outcome = runner.invoke(app, ["gradebook", str(tmp_path), "--csv", str(tmp_path / "book.csv")])
+    assert outcome.exit_code == 2 and "broken.json: not a vitgrade result" in outcome.output
+
+
+def test_grade_report_on_a_real_submission_names_its_known_mistake(tmp_path: Path) -> None:
+    mutant = next(m for m in MUTANTS if m.id == "01_flatten/pixel_major")
+    (tmp_path / "class" / "ada").mkdir(parents=True)
+    (tmp_path / "class" / "ada" / "01_flatten.py").write_text(mutant.source())
+    report = tmp_path / "class.html"
+    outcome = runner.invoke(app, ["grade", str(tmp_path / "class"), "--no-hidden", "--report", str(report)])
+    assert outcome.exit_code == 1, outcome.output
+    mistakes = [text for kind, text in Page(report.read_text()).rows if kind == "mistake" and "01_flatten" in text]
+    assert mistakes and mistakes[0].startswith("1 01_flatten") and " 9 " in mistakes[0]
