@@ -5,6 +5,7 @@ files, and once through `vitgrade grade --report` on one small real submission.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader.cli import app
+from grader.mistakes import CATALOGUE
 from grader.reports.class_report import BINS, common_mistakes, score_bins, to_class_report
 from grader.reports.contract import from_json, to_json
 from grader.results import StepResult, SubmissionResult
@@ -20,8 +22,17 @@ from tests.mutants.catalogue import MUTANTS
 
 runner = CliRunner()
 CHECKPOINT = {"id": "standin-vit-tiny", "kind": "stand-in", "sha256": "ab" * 32}
-NO_SCALE = ("attention_weights: wrong values.\nfirst wrong at query CLS, key P1: got 0.1, expected 0.3\n"
-            "Known mistake: You did not divide the scores by √d. (lecture page 31)")
+# One known mistake under the two titles the feedback gives it (one per function it shows in).
+NO_SCALE = {f: next(m for m in CATALOGUE[f] if m.id == "no_scale") for f in ("attention_weights", "multi_head_attention")}
+SHORTER = min(NO_SCALE.values(), key=lambda m: len(m.title))
+
+
+def known(function: str) -> str:
+    mistake = NO_SCALE[function]
+    return (f"{function}: wrong values.\nfirst wrong at query CLS, key P1: got 0.1, expected 0.3\n"
+            f"Known mistake: {mistake.title} (lecture page {mistake.page})")
+
+
 HOSTILE = 'your code printed: <script>alert("x")</script><img src="https://evil.example/x.png">'
 
 
@@ -40,12 +51,16 @@ def student(name: str, *steps: StepResult) -> SubmissionResult:
     return SubmissionResult(submission=name, checkpoint=CHECKPOINT, steps=list(steps))
 
 
+OWN_CHAIN = StepResult("07_head", "Final CLS, class head and the whole ViT", "38-40, 50-52, 54", 15, 15,
+                       "passed", [Result("read_cls · sample photo", "visible", "passed", 15, 15),
+                                  Result("your own chain · vit_forward · sample photo", "visible", "failed",
+                                         0, 0, "your own chain does not reproduce the checkpoint yet")])
 CLASS = [
-    student("zoe", flatten(10, "passed"), attention(20, "passed")),
+    student("zoe", flatten(10, "passed"), attention(20, "passed"), OWN_CHAIN),
     student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at patch P2 [index 1]: got 3.5, expected 1.25"),
-            attention(0, "failed", NO_SCALE)),
+            attention(0, "failed", known("multi_head_attention"))),
     student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at patch P9 [index 8]: got 0.5, expected 2"),
-            attention(7.5, "failed", NO_SCALE)),
+            attention(7.5, "failed", known("attention_weights"))),
     student("carl", flatten(0, "timeout", "stopped after 90 s"),
             attention(0, "failed", "attention_weights: wrong values." + "\n" + HOSTILE)),
     student("dina", flatten(0, "not_attempted", "the file is missing: not attempted"),
@@ -100,7 +115,8 @@ class Page(HTMLParser):
 
 @pytest.fixture(scope="module")
 def page() -> Page:
-    return Page(to_class_report(CLASS, title="ViT exercises"))
+    in_a_folder = [replace(r, submission=f"class/{r.submission}") for r in CLASS]  # shown without it
+    return Page(to_class_report(in_a_folder, title="ViT exercises"))
 
 
 def test_page_is_self_contained_and_escapes_student_text(page: Page) -> None:
@@ -113,12 +129,13 @@ def test_page_is_self_contained_and_escapes_student_text(page: Page) -> None:
 
 
 def test_each_step_has_its_score_distribution(page: Page) -> None:
-    # 05_attention: 0, 0, 0 and 0 points (four students at 0), 7.5 of 20 (25-49 %), 20 of 20.
+    # 05_attention: bob, carl and dina 0 points, alice 7.5 of 20 (25-49 %), zoe 20 of 20.
     assert score_bins(CLASS, "05_attention") == [3, 0, 1, 0, 0, 1]
     assert score_bins(CLASS, "01_flatten") == [4, 0, 0, 0, 0, 1]
-    assert len(page.titles) == 2 * len(BINS)
-    assert page.titles[:len(BINS)] == [f"{n} students: {label}" for n, (label, _, _) in
+    assert len(page.titles) == 3 * len(BINS)  # 01, 05 and 07 (only zoe's)
+    assert page.titles[:len(BINS)] == [f"{n} student{'' if n == 1 else 's'}: {label}" for n, (label, _, _) in
                                        zip([4, 0, 0, 0, 0, 1], BINS)]
+    assert score_bins(CLASS, "07_head") == [0, 0, 0, 0, 0, 1]
     text = " ".join(page.text)
     assert "1 passed · 2 failed · 1 timed out · 1 not attempted" in text  # 01_flatten's steps
 
@@ -127,15 +144,16 @@ def test_common_mistakes_are_named_as_the_feedback_names_them_with_counts_studen
     mistakes = common_mistakes(CLASS)
     first = mistakes[0]
     assert (first.step, first.name, first.page, first.known) == \
-        ("05_attention", "You did not divide the scores by √d.", "31", True)
+        ("05_attention", SHORTER.title, str(SHORTER.page), True)
     assert sorted(first.students) == ["alice", "bob"]
     unknown = next(m for m in mistakes if m.step == "01_flatten" and m.name.startswith("patchify"))
     assert unknown.name == "patchify: wrong values." and not unknown.known and unknown.page == "6-9, 48-49"
     assert sorted(unknown.students) == ["alice", "bob"]  # different numbers, one mistake
     assert any(m.name == "timed out" and m.students == ["carl"] for m in mistakes)
     assert not [m for m in mistakes if "dina" in m.students]  # not attempted and blocked: no mistake
+    assert not [m for m in mistakes if "zoe" in m.students]  # a test worth no points is no mistake
     rows = [text for kind, text in page.rows if kind == "mistake"]
-    assert rows[0].startswith("2 05_attention You did not divide the scores by √d. 31 alice, bob")
+    assert rows[0] == f"2 05_attention {SHORTER.title} {SHORTER.page} alice, bob"
 
 
 def test_students_table_sorted_with_each_feedback_a_click_away(page: Page) -> None:
@@ -144,11 +162,12 @@ def test_students_table_sorted_with_each_feedback_a_click_away(page: Page) -> No
     assert next(t for k, t in page.rows if k == "student" and t.startswith("alice")).startswith("alice 7.5 / 30")
     assert len(page.details) == len(CLASS)
     alice, _, carl, dina, zoe = page.details
-    assert "Known mistake: You did not divide the scores by √d. (lecture page 31)" in alice
+    assert f"Known mistake: {NO_SCALE['attention_weights'].title} (lecture page" in alice
     assert "hidden test" in alice and "patchify · second photo" in alice
     assert "stopped after 90 s" in carl and "timed out" in carl
     assert "01_flatten not attempted" in dina and "blocked" in dina
     assert zoe == "Feedback: every step passed"
+    assert "alice" in [text.split()[0] for kind, text in page.rows if kind == "student"]  # not class/alice
 
 
 def test_gradebook_merges_result_files_into_csv_and_report(tmp_path: Path) -> None:

@@ -10,10 +10,12 @@ through `html.escape`: messages quote student output, and submission names are f
 """
 from __future__ import annotations
 
+import os
 import re
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from html import escape
+from pathlib import PurePosixPath
 
 from grader.reports.shared import STANDIN_NOTE, clean, first_line, graded_tests, look, points
 from grader.results import StepResult, SubmissionResult
@@ -22,7 +24,8 @@ from grader.steps import STEPS, Step
 #: Test statuses that are a mistake of the student's (blocked and not attempted are not).
 MISTAKE_STATUSES = ("failed", "error", "timeout")
 _KNOWN = re.compile(r"Known mistake: (?P<title>.+?) \(lecture pages? (?P<page>[\d\-–, ]+)\)")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:e[-+]?\d+)?")
+# Standalone numbers only: `line 3` varies between students, `04_cls.py` and `P63` do not.
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w|\.\d)")
 #: Score-distribution bins: (label, lowest fraction of the step's points, highest).
 BINS = (("0", 0.0, 0.0), ("1–24 %", 1e-9, 0.25), ("25–49 %", 0.25, 0.5), ("50–74 %", 0.5, 0.75),
         ("75–99 %", 0.75, 1.0), ("100 %", 1.0, 1.0))
@@ -49,20 +52,37 @@ def common_mistakes(results: list[SubmissionResult]) -> list[CommonMistake]:
     """Every mistake made in the class, most students first; at equal counts a known mistake
     (which names what to re-teach) before a bare symptom, then in step order.
 
-    A student counts once per mistake, however many of their tests show it.
+    A student counts once per mistake, however many of their tests show it. Tests worth no points
+    (the student's own chain in step 07) only repeat what earlier steps said, and are left out.
     """
+    ids = _catalogue_ids()
     found: dict[tuple[str, str], CommonMistake] = {}
     for result in results:
         for step in result.steps:
             for test in graded_tests(step):
-                if test.status not in MISTAKE_STATUSES:
+                if test.status not in MISTAKE_STATUSES or test.max_score <= 0:
                     continue
                 mistake = _named(step, test.status, test.message)
-                entry = found.setdefault((mistake.step, mistake.name), mistake)
+                entry = found.setdefault((mistake.step, ids.get(mistake.name, mistake.name)), mistake)
+                if len(mistake.name) < len(entry.name):  # the most general of its titles
+                    entry.name = mistake.name
                 if result.submission not in entry.students:
                     entry.students.append(result.submission)
     order = {s.id: i for i, s in enumerate(STEPS)}
     return sorted(found.values(), key=lambda m: (-len(m.students), not m.known, order.get(m.step, 99), m.name))
+
+
+def _catalogue_ids() -> dict[str, str]:
+    """Known-mistake title -> catalogue id, where the catalogue is present (the instructor's kit).
+
+    One mistake has a title for each function it shows in (`no_scale` in attention_weights and in
+    multi_head_attention); a student who made it is counted once, not once per title.
+    """
+    try:
+        from grader.mistakes import CATALOGUE
+    except ImportError:  # the student release has no catalogue: titles are grouped as they are
+        return {}
+    return {m.title: m.id for entries in CATALOGUE.values() for m in entries}
 
 
 def _named(step: StepResult, status: str, message: str) -> CommonMistake:
@@ -103,11 +123,20 @@ def to_class_report(results: list[SubmissionResult], title: str = "Vision Transf
     Returns:
         HTML text, UTF-8, with no external resource.
     """
-    results = sorted(results, key=lambda r: r.submission.lower())
+    results = sorted(_short_names(results), key=lambda r: r.submission.lower())
     steps = [s for s in STEPS if any(step.id == s.id for r in results for step in r.steps)]
     body = "\n".join([_header(results, title), _distributions(results, steps),
                       _mistakes(common_mistakes(results)), _students(results, steps)])
     return _PAGE.format(title=escape(title), style=_STYLE, body=body)
+
+
+def _short_names(results: list[SubmissionResult]) -> list[SubmissionResult]:
+    """Submissions named without the folder they all share (`students/ada` -> `ada`)."""
+    parents = [str(PurePosixPath(r.submission).parent) for r in results]
+    shared = os.path.commonpath(parents) if parents and all(p != "." for p in parents) else ""
+    if not shared or shared == "/":
+        return list(results)
+    return [replace(r, submission=str(PurePosixPath(r.submission).relative_to(shared))) for r in results]
 
 
 def _header(results: list[SubmissionResult], title: str) -> str:
@@ -149,7 +178,7 @@ def _histogram(counts: list[int], step_id: str) -> str:
         x = 5 + i * (bar + gap)
         h = round(80 * count / tallest)
         shapes.append(f'<rect x="{x}" y="{base - h}" width="{bar}" height="{max(h, 1)}" '
-                      f'fill="{_BIN_COLOURS[i]}"><title>{count} students: {label}</title></rect>'
+                      f'fill="{_BIN_COLOURS[i]}"><title>{count} student{"" if count == 1 else "s"}: {label}</title></rect>'
                       f'<text x="{x + bar / 2}" y="{base - h - 4}" class="count">{count}</text>'
                       f'<text x="{x + bar / 2}" y="{base + 16}" class="bin">{escape(label)}</text>')
     return (f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="score distribution of '
@@ -188,8 +217,11 @@ def _students(results: list[SubmissionResult], steps: list[Step]) -> str:
         rows.append(f'<tr class="student"><th scope="row">{escape(result.submission)}</th>'
                     f'<td class="num total">{points(result.score)} / {points(result.max_score)}</td>{cells}</tr>'
                     f'<tr class="feedback"><td colspan="{len(steps) + 2}">{_feedback(result)}</td></tr>')
-    return ('<section id="students"><h2>Students</h2><p class="lead">Points per step (the colour is how '
-            'the step ended); open a student\'s feedback to read exactly what they were told.</p>'
+    legend = " ".join(f'<span class="key" style="background:{colour}"></span>{look(status)[2]}'
+                      for status, colour in _STATUS_COLOURS.items())
+    return ('<section id="students"><h2>Students</h2><p class="lead">Points per step, the colour '
+            'saying how the step ended; open a student\'s feedback to read exactly what they were told.</p>'
+            f'<p class="legend">{legend}</p>'
             f'<table class="students"><thead><tr><th>student</th><th>score</th>{head}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></section>')
 
@@ -268,7 +300,9 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .mistakes td.num { font-weight: bold; font-size: 16px; }
 .who { color: #3c4650; font-size: 13px; } .page { white-space: nowrap; }
 .tag { font-size: 11px; color: #57606a; border: 1px solid #c8d0d8; border-radius: 4px; padding: 0 4px; }
-.students td.step { text-align: right; font-variant-numeric: tabular-nums; width: 44px; }
+.students td.step { text-align: right; font-variant-numeric: tabular-nums; width: 52px; }
+.students td.total { width: 90px; }
+.key { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin: 0 4px 0 10px; }
 .students tr.student th, .students tr.student td { border-bottom: none; }
 .students tr.feedback td { padding-top: 0; font-size: 13px; }
 summary { cursor: pointer; color: #0b5cad; }
