@@ -14,7 +14,8 @@ app = typer.Typer(
     help="Auto-graded exercises for the Vision Transformer lecture (vision1.pdf).\n\n"
     "Students: `vitgrade check 01_flatten` after editing exercises/01_flatten.py; "
     "`vitgrade list` for progress. Instructors: `vitgrade validate`, `vitgrade fixtures build`, "
-    "`vitgrade release OUT`. CI: `vitgrade grade SUBMISSION --format json|junit|gradescope`.",
+    "`vitgrade release OUT`. CI: `vitgrade grade SUBMISSION --format json|junit|gradescope`. "
+    "A class on Gradescope: `vitgrade autograder gradescope`.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -18,10 +18,10 @@ def gradebook(
     csv: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the CSV gradebook here.")] = None,
     report: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the HTML class report here.")] = None,
 ) -> None:
-    """Merge result files into one CSV gradebook and one class report, without grading again:
-    the last step of grading a class one CI job per student (templates/instructor-grade.yml).
+    """Merge result files graded elsewhere into one CSV gradebook and one class report.
 
-    Without --csv or --report, prints the class as a table.
+    The last step of grading a class one CI job per student (templates/instructor-grade.yml);
+    nothing is graded again. Without --csv or --report, prints the class as a table.
     Exit status: 0 written, 2 a file missing or not a vitgrade result.
     """
     from grader.reports import render_summary, to_csv
