@@ -112,14 +112,19 @@ def test_roster_step_reads_owner_name_lines_and_refuses_anything_else(tmp_path: 
 
 def test_only_regular_step_files_reach_the_grader(tmp_path: Path) -> None:
     script = _run_step(load(INSTRUCTOR), "grade", "step files")["run"]
-    exercises = tmp_path / "student" / "exercises"
-    exercises.mkdir(parents=True)
-    (exercises / "01_flatten.py").write_text("# mine\n")
-    (exercises / "05_attention.py").symlink_to(paths.step_file(paths.SOLUTIONS, "05_attention"))
-    environment = {**os.environ, "REPOSITORY": "course/vit-ada"}
-    subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=environment, check=True)
-    copied = tmp_path / "submissions" / "course" / "vit-ada"
-    assert sorted(p.name for p in copied.iterdir()) == ["01_flatten.py"]
+    solution = paths.step_file(paths.SOLUTIONS, "05_attention")
+    ada, ben = tmp_path / "ada", tmp_path / "ben"
+    (ada / "student" / "exercises").mkdir(parents=True)
+    (ada / "student" / "exercises" / "01_flatten.py").write_text("# mine\n")
+    (ada / "student" / "exercises" / "05_attention.py").symlink_to(solution)
+    (ben / "student").mkdir(parents=True)
+    (ben / "student" / "exercises").symlink_to(paths.SOLUTIONS)  # the whole folder a link
+    copied = {}
+    for folder in (ada, ben):
+        environment = {**os.environ, "REPOSITORY": f"course/{folder.name}"}
+        subprocess.run(["bash", "-e", "-c", script], cwd=folder, env=environment, check=True)
+        copied[folder.name] = sorted(p.name for p in (folder / "submissions" / "course" / folder.name).iterdir())
+    assert copied == {"ada": ["01_flatten.py"], "ben": []}
 
 
 def test_the_old_workflow_is_gone_and_the_readme_states_the_trust_model() -> None:
