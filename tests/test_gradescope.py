@@ -21,6 +21,7 @@ from grader import paths
 from grader.cli import app
 from grader.steps import STEPS, get_step
 from tests.mutants.catalogue import MUTANTS
+from tests.test_reports import gradescope_problems
 
 runner = CliRunner()
 NO_BIAS = next(m for m in MUTANTS if m.id == "02_project/no_bias")
@@ -65,7 +66,9 @@ def run(root: Path) -> tuple[dict, float]:
     process = subprocess.run([str(root / "run_autograder")], cwd=root, env=environment,
                              capture_output=True, text=True, timeout=300)
     assert process.returncode == 0, process.stderr
-    return json.loads((root / "results" / "results.json").read_text()), time.monotonic() - started
+    results = json.loads((root / "results" / "results.json").read_text())
+    assert gradescope_problems(results) == []  # Gradescope's published format, whatever happened
+    return results, time.monotonic() - started
 
 
 def test_bundle_holds_the_scripts_at_its_root_and_the_kit_without_tests(bundle: Path) -> None:

@@ -148,8 +148,8 @@ def _graded(folder: Path, step_timeout: float) -> dict[str, Any]:
 
 def rejected(reason: str) -> dict[str, Any]:
     """results.json for a submission that could not be graded: score 0 and why."""
-    return {"score": 0, "output": f"Nothing was graded. {reason}", "visibility": "visible",
-            "stdout_visibility": "hidden", "tests": []}
+    return {"score": 0, "output": f"Nothing was graded. {reason}", "output_format": "text",
+            "visibility": "visible", "stdout_visibility": "hidden", "tests": []}
 
 
 def _write(results: Path, document: dict[str, Any]) -> None:

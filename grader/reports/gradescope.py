@@ -34,6 +34,10 @@ def to_gradescope(result: SubmissionResult) -> str:
     document: dict[str, Any] = {
         "score": result.score,
         "output": _overview(result),
+        # Plain text keeps the line breaks and the columns of the 14x14 maps; Gradescope's default
+        # (simple_format) is HTML-like and collapses runs of spaces.
+        "output_format": "text",
+        "test_output_format": "text",
         "visibility": "visible",
         "stdout_visibility": "hidden",
         "execution_time": round(sum(step.seconds for step in result.steps)),
