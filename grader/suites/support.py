@@ -13,6 +13,8 @@ import numpy as np
 
 from grader.fixtures.store import Case, Fingerprint
 from grader.runner.session import Returned
+from grader.steps import get_step
+from grader.suites.diagnosis import diagnose
 from grader.suites.feedback import DEFAULT_TOLERANCE, Feedback, compare, shape_text
 
 FLOAT_DTYPES = ("float32", "float64")
@@ -63,12 +65,25 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
     try:
         _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name)
     except Feedback as feedback:
-        blocked = [s for s in returned.used if step_statuses.get(s, "passed") != "passed"]
-        if blocked:
-            raise Feedback(f"blocked by {', '.join(blocked)}: {case.function} uses your "
-                           f"{', '.join(blocked)}, which does not pass yet. Fix that step first.\n"
-                           f"{feedback.message}", status="blocked", maps=feedback.maps) from None
-        raise
+        raise _blocked(case, returned, step_statuses, feedback) or feedback from None
+
+
+def _blocked(case: Case, returned: Returned, step_statuses: dict[str, str], feedback: Feedback) -> Feedback | None:
+    """Blocked by S only when the call ran the student's own earlier step S (no references were
+    bound: then S has a status here) and S fails, while every function of this step it used passes.
+    Returns None when the failure is the step's own."""
+    failing = [s for s in returned.used if s != case.function and step_statuses.get(s, "passed") != "passed"]
+    own = [f for f in failing if f in get_step(case.step).functions]
+    earlier = [s for s in failing if s not in own]
+    if own:
+        feedback.message += (f"\n{case.function} uses your {', '.join(own)}, which fails too: "
+                             "fix that function first.")
+        return None
+    if not earlier:
+        return None
+    return Feedback(f"blocked by {', '.join(earlier)}: {case.function} uses your "
+                    f"{', '.join(earlier)}, which does not pass yet. Fix that step first.\n{feedback.message}",
+                    status="blocked", maps=feedback.maps)
 
 
 def _error_feedback(case: Case, error: dict[str, Any], step_statuses: dict[str, str]) -> Feedback:
@@ -100,9 +115,10 @@ def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | 
         if not isinstance(value, tuple) or len(value) != len(expected):
             raise Feedback(f"{what} must return {len(expected)} tensors ({', '.join(names)}); "
                            f"it returned {type_name}")
+        parts = dict(zip(names, expected))
         for i, (e, v) in enumerate(zip(expected, value)):
             _check_array(case, e, v, "tensor" if isinstance(v, np.ndarray) else type(v).__name__,
-                         None, f" output {names[i]}", mistake_part=i)
+                         None, f" output {names[i]}", mistake_part=i, parts=parts)
         return
     if isinstance(expected, np.ndarray):
         _check_array(case, expected, value, kind, dtype, label)
@@ -114,7 +130,7 @@ def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | 
 
 
 def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype: str | None, label: str,
-                 mistake_part: int | None = None) -> None:
+                 mistake_part: int | None = None, parts: dict[str, np.ndarray] | None = None) -> None:
     what = f"{case.function}{label}"
     if kind == "ndarray":
         raise Feedback(f"{what} returned a numpy array; return a torch.Tensor")
@@ -122,14 +138,25 @@ def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype:
         raise Feedback(f"{what} must return a torch.Tensor; it returned {kind}")
     if dtype is not None and dtype not in FLOAT_DTYPES:
         raise Feedback(f"{what} returned a tensor of dtype torch.{dtype}; expected torch.float32")
+    tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
     if value.shape != expected.shape:
         raise Feedback(f"{what} returned shape {shape_text(value.shape)}, expected {shape_text(expected.shape)}."
-                       + _mistake_text(case, value, mistake_part))
-    tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
+                       + _explanation(case, expected, value, tolerance, mistake_part, parts))
     problem = compare(value, expected, case.axes, case.extra.get("grid"), tolerance)  # type: ignore[arg-type]
     if problem:
-        raise Feedback(f"{what}: wrong values.\n{problem}" + _mistake_text(case, value, mistake_part),
+        raise Feedback(f"{what}: wrong values.\n{problem}"
+                       + _explanation(case, expected, value, tolerance, mistake_part, parts),
                        maps=_maps(case, expected, value))
+
+
+def _explanation(case: Case, expected: np.ndarray, value: np.ndarray, tolerance: tuple,
+                 part: int | None, parts: dict[str, np.ndarray] | None) -> str:
+    """The known mistake the output equals; where none does, what the structure of the error shows."""
+    known = _mistake_text(case, value, part)
+    if known:
+        return known
+    findings = diagnose(case, expected, value, tolerance, parts)  # type: ignore[arg-type]
+    return "".join(f"\n{finding}" for finding in findings)
 
 
 def _mistake_text(case: Case, value: Any, part: int | None = None) -> str:

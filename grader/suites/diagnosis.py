@@ -1,0 +1,498 @@
+"""What kind of mistake a wrong array shows, when no known mistake of the catalogue matches it.
+
+Every finding is checked on the numbers (got against expected, and the case's inputs where they
+help), never guessed from the student's file: a per-feature offset is reported only when
+got - expected is the same vector in every row, a factor only when got = c·expected everywhere with
+the fitted c, an order only when every row was found, exactly, at another place. Where nothing fits,
+`diagnose` says nothing. It runs only on failing cases, so it may afford a few passes over the arrays.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from grader.suites.feedback import CHANNELS, QUADRANTS, patch_name
+
+Tolerance = tuple[float, float]
+#: Axes whose entries are rows of the lecture's tables (tokens, patches, heads, ...), in the order
+#: findings prefer them; the last axis of an array is its features.
+ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channel", "input", "y", "x", "key")
+
+
+def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolerance,
+             parts: dict[str, np.ndarray] | None = None) -> list[str]:
+    """Sentences naming the structure of the error, most specific first; empty when none fits.
+
+    Args:
+        case: the fixture case (function name, axes, arguments, input tensors).
+        expected, got: arrays of the same shape, or of transposed shapes.
+        tolerance: (absolute, relative), as the comparison used.
+        parts: for functions returning several tensors, every expected output by name.
+    """
+    e, g = np.asarray(expected, np.float64), np.asarray(got, np.float64)
+    if not np.isfinite(g).all() or e.size == 0:
+        return []
+    if g.shape != e.shape:
+        return _shape_findings(e, g, tolerance)
+    close = _Closeness(tolerance)
+    if close(g, e):  # nothing is wrong: nothing to explain
+        return []
+    for check in _CHECKS:
+        found = check(case, e, g, close, parts or {})
+        if found:
+            return [found]
+    return []
+
+
+class _Closeness:
+    """`close(a, b)`: a equals b within the comparison's tolerance, everywhere."""
+
+    def __init__(self, tolerance: Tolerance) -> None:
+        self.atol, self.rtol = tolerance
+
+    def __call__(self, a: np.ndarray, b: np.ndarray) -> bool:
+        return bool(np.all(np.abs(a - b) <= self.atol + self.rtol * np.abs(b)))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def _span(values: np.ndarray) -> str:
+    """`from 0.97 to 1.04`, or `0.97 in every row` when they agree."""
+    low, high = _fmt(float(values.min())), _fmt(float(values.max()))
+    return f"{low} in every row" if low == high else f"from {low} to {high}"
+
+
+# ---------------------------------------------------------------- shapes
+
+def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: Tolerance) -> list[str]:
+    """A transposed result, or the right rows with some missing."""
+    close = _Closeness(tolerance)
+    if e.ndim >= 2 and g.shape == e.shape[:-2] + e.shape[-2:][::-1] and close(np.swapaxes(g, -1, -2), e):
+        return ["Your result is the expected one transposed: its last two axes are swapped."]
+    if e.ndim >= 2 and g.shape[:-2] == e.shape[:-2] and g.shape[-1] == e.shape[-1] and g.shape[-2] < e.shape[-2]:
+        missing = e.shape[-2] - g.shape[-2]
+        for start in range(missing + 1):
+            if close(g, e[..., start:start + g.shape[-2], :]):
+                return [f"Your {g.shape[-2]} rows are the expected rows {start}..{start + g.shape[-2] - 1}: "
+                        f"{missing} row{'s' if missing > 1 else ''} missing "
+                        f"({'at the start' if start else 'at the end'})."]
+    return []
+
+
+# ---------------------------------------------------------------- probabilities and logits
+
+def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    if case.function == "attention_weights":
+        return _attention(e, g, close)
+    if case.function == "quadrant_probabilities" and (g.min() < 0 or g.max() > 1):
+        return (f"Your values run from {_fmt(g.min())} to {_fmt(g.max())}: they are not probabilities, "
+                "which lie in [0, 1]; take the softmax over the classes and read the target's entry (page 42).")
+    if case.function in ("classify", "vit_forward") and g.ndim == 2:
+        with np.errstate(over="ignore"):
+            sums, expected_sums = np.exp(g).sum(axis=-1), np.exp(e).sum(axis=-1)
+        if np.allclose(sums, 1, atol=1e-3) and not np.allclose(expected_sums, 1, atol=1e-3):
+            return ("Your values are log-probabilities: the exponentials of each image's row sum to 1 "
+                    "(a log_softmax); return the raw logits, before any softmax (page 52).")
+    return None
+
+
+def _attention(e: np.ndarray, g: np.ndarray, close) -> str | None:
+    rows, columns = g.sum(axis=-1), g.sum(axis=-2)
+    if not np.allclose(rows, 1, atol=1e-3):
+        if g.min() < 0 or g.max() > 1:
+            return (f"Your weights run from {_fmt(g.min())} to {_fmt(g.max())} and rows sum to "
+                    f"{_fmt(rows.min())}..{_fmt(rows.max())}: these are scores, not weights; a softmax "
+                    "over the keys turns each query's row into weights that sum to 1 (page 28).")
+        if np.allclose(columns, 1, atol=1e-3):
+            return ("Your columns sum to 1, not your rows: the softmax ran over the queries; "
+                    "each query's row of weights over the keys must sum to 1 (pages 28, 31).")
+        return (f"Your rows sum to {_fmt(rows.min())}..{_fmt(rows.max())}, not 1: normalize each query's "
+                "row over the keys alone, as the softmax does (page 28).")
+    return _temperature(e, g, close)
+
+
+def _temperature(e: np.ndarray, g: np.ndarray, close) -> str | None:
+    """Rows that are softmax(c · the right scores): the scores were scaled by c too many times."""
+    if (e <= 0).any() or (g <= 0).any():
+        return None
+    le = np.log(e) - np.log(e).mean(axis=-1, keepdims=True)  # the scores, up to a per-row constant
+    lg = np.log(g) - np.log(g).mean(axis=-1, keepdims=True)
+    c = float((le * lg).sum() / max((le * le).sum(), 1e-300))
+    if abs(c - 1) < 1e-3 or c <= 0:
+        return None
+    fitted = np.exp(c * le)
+    fitted /= fitted.sum(axis=-1, keepdims=True)
+    if not close(g, fitted):
+        return None
+    return (f"Your weights are the softmax of the right scores times {_fmt(c)}{_factor_name(c)}: "
+            "the scale of q·kᵀ is off; divide by √d, once (page 28).")
+
+
+# ---------------------------------------------------------------- sign, transpose, factors, offsets
+
+def _sign(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    if np.abs(e).max() > 0 and close(-g, e):
+        return "Every value has the wrong sign: you returned −1 × the expected result."
+    return None
+
+
+def _transposed(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    if e.ndim >= 2 and e.shape[-1] == e.shape[-2] and close(np.swapaxes(g, -1, -2), e):
+        return "Your result is the expected one transposed: rows and columns are swapped."
+    return None
+
+
+def _scale(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """got = c·expected, one c for everything, else one c per row."""
+    norm = float((e * e).sum())
+    if norm == 0:
+        return None
+    if close(g, np.zeros_like(g)):
+        return "Every value of your result is zero (within the tolerance)."
+    c = float((g * e).sum() / norm)
+    if abs(c - 1) > 1e-3 and close(g, c * e):
+        return (f"Every value is {_fmt(c)} × the expected one{_factor_name(c)}: the pattern is "
+                "right, the scale is not.")
+    if e.ndim < 2:
+        return None
+    per_row = (g * e).sum(axis=-1, keepdims=True) / np.maximum((e * e).sum(axis=-1, keepdims=True), 1e-300)
+    if np.ptp(per_row) > 1e-3 and close(g, per_row * e):
+        return (f"Each row is the expected row times its own factor ({_span(per_row)}): every row points "
+                "the right way but has the wrong size.")
+    return None
+
+
+def _factor_name(c: float) -> str:
+    """`(= 1/8)`, `(= √768)` or `(= 1/√768)` where |c| or 1/|c| is a whole number or the root of one."""
+    sign = "−" if c < 0 else ""
+    for prefix, value in (("", abs(c)), ("1/", 1 / abs(c))):
+        whole, square = round(value), round(value * value)
+        if 1 < whole <= 4096 and abs(value / whole - 1) < 1e-4:
+            return f" (= {sign}1/{whole})" if prefix else ""  # a whole factor already reads as one
+        if 1 < square <= 1 << 16 and abs(value / square ** 0.5 - 1) < 1e-4:
+            return f" (= {sign}{prefix}√{square})"
+    return ""
+
+
+def _offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """got - expected the same everywhere, the same vector in every row, or constant along each row."""
+    delta = g - e
+    if e.ndim < 2 or e.shape[-1] < 2:
+        return None
+    rows = delta.reshape(-1, e.shape[-1])
+    if len(rows) < 2:  # one row: "the same in every row" would say nothing
+        return None
+    same = rows.mean(axis=0)
+    constant = float(delta.mean())
+    if close(g, e + constant) and not close(e + constant, e):
+        return (f"Every value is off by the same constant, {_fmt(constant)}: something is added or "
+                "left out as a whole.")
+    if close(g, e + same) and not close(e + same, e):
+        named = _named_vector(case, same, close)
+        return ("got − expected is the same vector in every row: a per-feature offset, as when a bias "
+                f"is left out, added twice or added in the wrong place{named}.")
+    per_row = delta.mean(axis=-1, keepdims=True)
+    if close(g, e + per_row) and not close(e + per_row, e):
+        return (f"got − expected is one constant per row ({_span(per_row)}), "
+                "the same for every feature of that row: each row is shifted as a whole.")
+    return None
+
+
+def _named_vector(case: Any, offset: np.ndarray, close) -> str:
+    """`; it equals −b_E` when the offset is (minus) one of the call's vector arguments."""
+    for spec in getattr(case, "args", []):
+        tensor = case.tensors.get(spec.get("tensor", ""))
+        if tensor is None or tensor.ndim != 1 or tensor.shape != offset.shape or not np.abs(tensor).max() > 0:
+            continue
+        t = np.asarray(tensor, np.float64)
+        for factor, words in ((-1, "left out"), (1, "added twice"), (-2, "subtracted instead of added")):
+            if close(offset, factor * t):
+                sign = "" if factor == 1 else ("−" if factor == -1 else "−2 × ")
+                return f"; it equals {sign}`{spec['name']}`: `{spec['name']}` is {words}"
+    return ""
+
+
+def _input_added(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """got - expected equals one of the call's inputs: added (or left out) once too often."""
+    delta = g - e
+    for spec in getattr(case, "args", []):
+        tensor = case.tensors.get(spec.get("tensor", ""))
+        if tensor is None or tensor.shape != e.shape or not np.abs(tensor).max() > 0:
+            continue
+        for factor, words in ((1, "added once too often"), (-1, "missing")):
+            if close(delta, factor * np.asarray(tensor, np.float64)):
+                return (f"got − expected is {'' if factor == 1 else '−'}your input `{spec['name']}` itself: "
+                        f"`{spec['name']}` is {words} (a residual add, page 34).")
+    return None
+
+
+# ---------------------------------------------------------------- orders
+
+def _other_part(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """For several outputs (q, k, v): this output is another one's expected value."""
+    for name, other in parts.items():
+        if other is not e and other.shape == g.shape and close(g, np.asarray(other, np.float64)):
+            return f"This output holds the expected {name}: your outputs are in the wrong order or mixed up."
+    return None
+
+
+def _reordered(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """The right rows (or features, or heads) at the wrong places, with the order they are in."""
+    axes = list(getattr(case, "axes", [])) or [f"axis {i}" for i in range(e.ndim)]
+    for axis in _row_axes(axes, e.shape) + [e.ndim - 1]:
+        perm = _matching(e, g, axis, close)
+        if perm is None or (perm == np.arange(len(perm))).all():
+            continue
+        if axis == e.ndim - 1 and e.ndim > 1:
+            return _feature_order(perm, case)
+        return _order_sentence(perm, axes[axis], case)
+    return None
+
+
+def _row_axes(axes: list[str], shape: tuple[int, ...]) -> list[int]:
+    """Axes of `axes` worth reordering (named rows with more than one entry), preferred first."""
+    found = [i for i in range(len(shape) - (1 if len(shape) > 1 else 0)) if shape[i] > 1]
+    rank = {name: n for n, name in enumerate(ROW_AXES)}
+    return sorted(found, key=lambda i: rank.get(axes[i] if i < len(axes) else "", len(ROW_AXES)))
+
+
+def _matching(e: np.ndarray, g: np.ndarray, axis: int, close) -> np.ndarray | None:
+    """perm with g[i] = e[perm[i]] along `axis` for every i, each matched exactly; else None."""
+    n = e.shape[axis]
+    er = np.moveaxis(e, axis, 0).reshape(n, -1)
+    gr = np.moveaxis(g, axis, 0).reshape(n, -1)
+    if n > 1024:
+        return None
+    distance = (gr * gr).sum(1)[:, None] + (er * er).sum(1)[None, :] - 2 * gr @ er.T
+    perm = distance.argmin(axis=1)
+    if not close(gr, er[perm]):
+        return None
+    # every expected row must be distinguishable, else "the same row" would pass as an order
+    if len(set(perm.tolist())) != n:
+        return None
+    return perm
+
+
+def _order_sentence(perm: np.ndarray, axis: str, case: Any) -> str:
+    n = len(perm)
+    grid = getattr(case, "extra", {}).get("grid")
+    label = _labeler(axis, grid)
+    noun = {"token": "rows", "query": "rows", "patch": "patches", "head": "heads", "quadrant": "quadrants",
+            "channel": "channels", "input": "rows"}.get(axis, f"entries along {axis}")
+    head = f"Your {noun} are the right ones in the wrong order"
+    index = np.arange(n)
+    if (perm == index[::-1]).all():
+        return f"{head}: reversed (your first is the expected last)."
+    for shift in range(1, n):
+        if (perm == (index + shift) % n).all():
+            places = f"up by {shift}" if shift <= n // 2 else f"down by {n - shift}"
+            return (f"{head}: moved {places} place{'s' if min(shift, n - shift) > 1 else ''}, wrapping round "
+                    f"(your {label(0)} holds the expected {label(shift)}).")
+    order = _grid_order(perm, grid, axis)
+    if order:
+        return f"{head}: {order}."
+    block = _block_order(perm)
+    if block:
+        size, blocks = block
+        return (f"{head}: in blocks of {size}, taken in the order {', '.join(str(b + 1) for b in blocks)} "
+                f"(of {n // size}).")
+    if n <= len(QUADRANTS):
+        return f"{head}: yours are, in order, the expected {', '.join(label(int(j)) for j in perm)}."
+    moved = [i for i in range(n) if perm[i] != i]
+    shown = "; ".join(f"your {label(i)} is the expected {label(int(perm[i]))}" for i in moved[:3])
+    return f"{head}: {shown}{'; ...' if len(moved) > 3 else ''}."
+
+
+def _labeler(axis: str, grid: int | None) -> Callable[[int], str]:
+    if axis in ("token", "query"):
+        return lambda i: "CLS [index 0]" if i == 0 else f"{patch_name(i - 1, grid)} [index {i}]"
+    if axis == "patch":
+        return lambda i: f"{patch_name(i, grid)} [index {i}]"
+    if axis == "head":
+        return lambda i: f"head {i + 1}"
+    if axis == "quadrant":
+        return lambda i: QUADRANTS[i] if i < len(QUADRANTS) else f"entry {i + 1}"
+    if axis == "channel":
+        return lambda i: CHANNELS[i] if i < len(CHANNELS) else f"channel {i + 1}"
+    if axis in ("row", "col"):
+        return lambda i: f"{axis} {i + 1}"
+    return lambda i: f"{axis} {i} " if axis in ("y", "x") else f"index {i}"
+
+
+def _grid_order(perm: np.ndarray, grid: int | None, axis: str) -> str | None:
+    """Patches (after CLS, for tokens) read column by column instead of row by row."""
+    offset = 1 if axis in ("token", "query") else 0
+    if not grid or len(perm) != grid * grid + offset or (offset and perm[0] != 0):
+        return None
+    patches = perm[offset:] - offset
+    columns = np.arange(grid * grid).reshape(grid, grid).T.reshape(-1)
+    if (patches == columns).all():
+        return "patches taken column by column; P1...P196 run row by row (page 7)"
+    return None
+
+
+def _block_order(perm: np.ndarray) -> tuple[int, list[int]] | None:
+    """(block size, block order) when perm moves whole blocks of consecutive entries; the largest
+    such blocks, so that three swapped channels read as 3 blocks, not 384 pairs."""
+    n = len(perm)
+    for size in range(n // 2, 1, -1):
+        if n % size:
+            continue
+        starts = perm[::size]
+        if (starts % size == 0).all() and all(
+                (perm[b * size:(b + 1) * size] == starts[b] + np.arange(size)).all() for b in range(n // size)):
+            return size, [int(s) // size for s in starts]
+    return None
+
+
+def _feature_order(perm: np.ndarray, case: Any) -> str:
+    block = _block_order(perm)
+    if block:
+        size, blocks = block
+        return (f"Your features are the right ones in another order: blocks of {size} "
+                f"(e.g. heads of d = {size}) joined in the order {', '.join(str(b + 1) for b in blocks)}; "
+                "join each row's heads side by side in order 1, 2, 3 (page 32).")
+    moved = int((perm != np.arange(len(perm))).sum())
+    return f"Your features are the right ones in another order ({moved} of {len(perm)} moved)."
+
+
+# ---------------------------------------------------------------- some rows wrong
+
+def _some_rows(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """Only some rows (CLS, the patch rows, one head, ...) are wrong; the rest is right."""
+    atol, rtol = close.atol, close.rtol
+    bad = ~(np.abs(g - e) <= atol + rtol * np.abs(e))
+    axes = list(getattr(case, "axes", []))
+    for axis in _row_axes(axes, e.shape):
+        name = axes[axis] if axis < len(axes) else ""
+        if name not in ("token", "query", "patch", "head", "quadrant", "channel", "row", "col"):
+            continue
+        wrong = bad.any(axis=tuple(i for i in range(e.ndim) if i != axis))
+        count, n = int(wrong.sum()), len(wrong)
+        if count == n or count == 0:
+            continue
+        return _some_rows_sentence(case, e, g, wrong, name, axis, close)
+    return None
+
+
+def _some_rows_sentence(case: Any, e: np.ndarray, g: np.ndarray, wrong: np.ndarray, name: str, axis: int,
+                        close) -> str:
+    grid = getattr(case, "extra", {}).get("grid")
+    label = _labeler(name, grid)
+    count, n = int(wrong.sum()), len(wrong)
+    if name in ("token", "query") and count == 1 and wrong[0]:
+        what = _what_row_is(e, g, 0, axis, close)
+        return f"Only the CLS row [index 0] is wrong; all {n - 1} patch rows are right{what}."
+    if name in ("token", "query") and count == n - 1 and not wrong[0]:
+        return "Only the patch rows are wrong; the CLS row [index 0] is right."
+    listed = ", ".join(label(int(i)).strip() for i in np.flatnonzero(wrong)[:4])
+    more = ", ..." if count > 4 else ""
+    what = _what_row_is(e, g, int(np.flatnonzero(wrong)[0]), axis, close) if count == 1 else ""
+    noun = {"patch": "patches", "query": "queries"}.get(name, f"{name}s")
+    verb = "is" if count == 1 else "are"
+    return f"Only {count} of {n} {noun} {verb} wrong: {listed}{more}; the rest are right{what}."
+
+
+def _what_row_is(e: np.ndarray, g: np.ndarray, index: int, axis: int, close) -> str:
+    """`: your CLS row is all zeros` and the like, when the one wrong row is something recognisable."""
+    row = np.take(g, index, axis=axis)
+    others = np.delete(e, index, axis=axis)
+    if not np.abs(row).max() > 0:
+        return ": yours is all zeros"
+    if close(row, others.mean(axis=axis)):
+        return ": yours is the mean of the other rows"
+    for j in range(e.shape[axis]):
+        if j != index and close(row, np.take(e, j, axis=axis)):
+            return f": yours is a copy of the expected row at index {j}"
+    return ""
+
+
+# ---------------------------------------------------------------- LayerNorm's division
+
+def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """LayerNorm whose rows, before the learned scale and shift, are the right rows times a factor
+    of their own: the division by the standard deviation is off (eps, or the variance itself)."""
+    if case.function != "layer_norm" or e.ndim < 2:
+        return None
+    given = {spec["name"]: case.tensors.get(spec.get("tensor", "")) for spec in case.args}
+    weight, bias = given.get("weight"), given.get("bias")
+    if weight is None or bias is None or not (np.abs(weight) > 1e-3).all():
+        return None
+    ne, ng = (e - bias) / weight, (g - bias) / weight  # the normalized rows, as the student's and ours
+    factor = (ng * ne).sum(axis=-1, keepdims=True) / np.maximum((ne * ne).sum(axis=-1, keepdims=True), 1e-300)
+    if not np.allclose(ng, factor * ne, rtol=1e-3, atol=1e-4 * float(np.abs(ne).max())):
+        return None
+    return (f"Before the learned scale and shift, each row is the right normalized row times a factor of its "
+            f"own ({_span(factor)}): the division by the standard deviation "
+            "is off, as when eps is added in another place or the variance is computed otherwise (page 36).")
+
+
+# ---------------------------------------------------------------- approximations
+
+def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """A small relative error spread over the values: the structure is right, the numbers approximate."""
+    scale = float(np.abs(e).max())
+    error = np.abs(g - e)
+    if scale == 0 or error.max() > 0.02 * scale:
+        return None
+    for name, dtype in (("float16", np.float16),):
+        if np.array_equal(g.astype(dtype).astype(np.float64), g) and not np.array_equal(
+                e.astype(dtype).astype(np.float64), e):
+            return (f"Your values are rounded to {name} (each is exactly a {name} number): compute in "
+                    "float32 throughout.")
+    atol, rtol = close.atol, close.rtol
+    wrong = float((error > atol + rtol * np.abs(e)).mean())
+    return (f"A small error spread over {wrong:.0%} of the values (at most {error.max() / scale:.2%} of the "
+            "largest value): the structure is right but the numbers are approximate, as with an "
+            "approximation (e.g. of GELU), an eps in another place or a lower precision.")
+
+
+# ---------------------------------------------------------------- covers (step 08)
+
+def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    if case.function != "cover" or e.ndim != 4:
+        return None
+    values = {s["name"]: s.get("value") for s in case.args if "value" in s}
+    top, left, size, fill = (values.get(k) for k in ("top", "left", "size", "value"))
+    image = _cover_input(case)
+    if image is None or None in (top, left, size):
+        return None
+    fill = 0.0 if fill is None else float(fill)
+    changed = (np.abs(g - image) > 1e-6).any(axis=(0, 1))  # (H, W)
+    rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
+    asked = f"rows {top}..{top + size - 1}, columns {left}..{left + size - 1}"
+    if rows.size == 0:
+        return f"Your result equals the input: nothing was covered (asked: {asked})."
+    got = f"rows {rows[0]}..{rows[-1]}, columns {cols[0]}..{cols[-1]}"
+    if (rows[0], rows[-1], cols[0], cols[-1]) != (top, top + size - 1, left, left + size - 1):
+        return (f"Your cover spans {got} ({rows[-1] - rows[0] + 1}×{cols[-1] - cols[0] + 1} pixels); asked: "
+                f"{asked} ({size}×{size}): image[top:top+size] covers rows top..top+size-1 (page 42).")
+    inside = g[:, :, top:top + size, left:left + size]
+    if np.ptp(inside) <= 1e-6 and abs(float(inside.flat[0]) - fill) > 1e-6:
+        value = float(inside.flat[0])
+        mean = " (the image's mean)" if abs(value - float(image.mean())) < 1e-4 else ""
+        return f"Your cover is in the right place but filled with {_fmt(value)}{mean}; asked: {_fmt(fill)} (page 42)."
+    channel_means = image.mean(axis=(2, 3), keepdims=True)
+    if close(inside, np.broadcast_to(channel_means, inside.shape)):
+        return (f"Your cover is in the right place but filled with each channel's mean; asked: {_fmt(fill)} "
+                "(page 42).")
+    return None
+
+
+def _cover_input(case: Any) -> np.ndarray | None:
+    """The normalized image the cover case passes (its pixels are among the case's tensors)."""
+    for spec in case.args:
+        key = spec.get("pixels") or spec.get("tensor")
+        if key and key in case.tensors and spec["name"] == "images":
+            pixels = case.tensors[key]
+            if pixels.dtype == np.uint8:
+                return (pixels.astype(np.float32) / 255 - 0.5) / 0.5  # as grader.photos.normalize_pixels
+            return np.asarray(pixels, np.float64)
+    return None
+
+
+_CHECKS = (_cover, _probabilities, _sign, _transposed, _other_part, _scale, _offset, _input_added,
+           _reordered, _some_rows, _normalization, _approximate)

@@ -1,0 +1,156 @@
+"""Structural diagnosis (grader/suites/diagnosis.py) on arrays built here: each family of mistakes
+is named only when the numbers show it, and nothing is said where no structure fits."""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from grader.suites.diagnosis import diagnose
+
+TOLERANCE = (1e-4, 1e-4)
+rng = np.random.default_rng(0)
+
+
+def case(function: str = "embed", axes=("image", "token", "feature"), grid: int | None = 2, **tensors):
+    """A fixture case as the judge has it: the function, its axes and its tensor arguments."""
+    args = [{"name": name, "tensor": name} for name in tensors]
+    return SimpleNamespace(function=function, axes=list(axes), args=args, tensors=tensors,
+                           extra={"grid": grid} if grid else {})
+
+
+def said(c, expected, got, **options) -> str:
+    return " ".join(diagnose(c, expected, got, TOLERANCE, **options))
+
+
+TOKENS = rng.normal(size=(2, 5, 6))  # 2 images, CLS + a 2x2 grid of patches, 6 features
+
+
+def test_nothing_is_said_where_no_structure_fits_or_nothing_is_wrong():
+    assert said(case(), TOKENS, rng.normal(size=TOKENS.shape)) == ""
+    assert said(case(), TOKENS, TOKENS + 1e-6) == ""
+    assert said(case(), TOKENS, np.full(TOKENS.shape, np.nan)) == ""
+
+
+def test_a_per_feature_offset_and_the_argument_it_equals():
+    bias = rng.normal(size=6)
+    text = said(case(b=bias), TOKENS, TOKENS - bias)
+    assert "same vector in every row" in text and "it equals −`b`: `b` is left out" in text
+    assert "`b` is added twice" in said(case(b=bias), TOKENS, TOKENS + bias)
+    assert "same constant, 0.25" in said(case(), TOKENS, TOKENS + 0.25)
+    assert "one constant per row" in said(case(), TOKENS, TOKENS + rng.normal(size=(2, 5, 1)))
+
+
+def test_an_offset_is_not_claimed_from_a_single_row():
+    row = rng.normal(size=(1, 8))
+    assert "same vector" not in said(case("read_cls", ("image", "feature")), row, row + rng.normal(size=8))
+
+
+def test_factors_sign_and_transpose():
+    assert "0.125 × the expected one (= 1/8)" in said(case(), TOKENS, TOKENS / 8)
+    assert "its own factor (from" in said(case(), TOKENS, TOKENS * rng.uniform(0.5, 2, size=(2, 5, 1)))
+    assert "(= 1/√768)" in said(case(), TOKENS, TOKENS / 768 ** 0.5)
+    assert "2 × the expected one:" in said(case(), TOKENS, TOKENS * 2)
+    assert "zero" in said(case(), TOKENS, np.zeros_like(TOKENS))
+    assert "wrong sign" in said(case(), TOKENS, -TOKENS)
+    square = rng.normal(size=(1, 4, 4))
+    assert "transposed" in said(case("occlusion_map", ("image", "row", "col")), square, square.swapaxes(-1, -2))
+    assert "transposed" in said(case(), TOKENS, TOKENS.swapaxes(-1, -2))
+
+
+@pytest.mark.parametrize("order, words", [
+    ([4, 3, 2, 1, 0], "reversed"),
+    ([4, 0, 1, 2, 3], "moved down by 1 place"),
+    ([0, 1, 3, 2, 4], "column by column"),
+    ([0, 2, 1, 4, 3], "your P1 (row 1, col 1) [index 1] is the expected P2"),
+])
+def test_rows_in_another_order_say_which_order(order, words):
+    assert words in said(case(), TOKENS, TOKENS[:, order])
+
+
+def test_heads_and_feature_blocks_in_another_order():
+    heads = rng.normal(size=(1, 3, 5, 4))
+    assert "heads are the right ones in the wrong order: reversed" in said(
+        case("qkv_heads", ("image", "head", "token", "feature")), heads, heads[:, ::-1])
+    features = rng.normal(size=(1, 5, 12))
+    joined = np.concatenate([features[..., 8:], features[..., 4:8], features[..., :4]], axis=-1)
+    assert "blocks of 4 (e.g. heads of d = 4) joined in the order 3, 2, 1" in said(case(), features, joined)
+
+
+def test_only_some_rows_or_heads_wrong():
+    got = TOKENS.copy()
+    got[:, 0] = TOKENS[:, 1:].mean(axis=1)
+    assert "Only the CLS row [index 0] is wrong" in said(case(), TOKENS, got)
+    assert "mean of the other rows" in said(case(), TOKENS, got)
+    got = TOKENS.copy()
+    got[:, 1:] += rng.normal(size=(2, 4, 6))
+    assert "Only the patch rows are wrong" in said(case(), TOKENS, got)
+    heads = rng.normal(size=(1, 3, 5, 4))
+    got = heads.copy()
+    got[:, 1] = rng.normal(size=(5, 4))
+    assert "Only 1 of 3 heads is wrong: head 2" in said(case("qkv_heads", ("image", "head", "token", "feature")),
+                                                          heads, got)
+
+
+def test_another_output_of_the_same_call():
+    q, k = rng.normal(size=(1, 2, 5, 4)), rng.normal(size=(1, 2, 5, 4))
+    text = said(case("qkv_heads", ("image", "head", "token", "feature")), q, k, parts={"q": q, "k": k})
+    assert "holds the expected k" in text
+
+
+def softmax(x: np.ndarray) -> np.ndarray:
+    x = np.exp(x - x.max(axis=-1, keepdims=True))
+    return x / x.sum(axis=-1, keepdims=True)
+
+
+def test_attention_rows_columns_scores_and_temperature():
+    attention = case("attention_weights", ("image", "head", "query", "key"))
+    scores = rng.normal(size=(1, 2, 5, 5)) * 3
+    weights = softmax(scores)
+    assert "these are scores, not weights" in said(attention, weights, scores)
+    assert "columns sum to 1" in said(attention, weights, softmax(scores.swapaxes(-1, -2)).swapaxes(-1, -2))
+    flat = np.exp(scores) / np.exp(scores).sum(axis=(-1, -2), keepdims=True)
+    assert "not 1: normalize each query's row" in said(attention, weights, flat)
+    assert "softmax of the right scores times 0.125" in said(attention, weights, softmax(scores / 8))
+
+
+def test_logits_and_probabilities():
+    logits = rng.normal(size=(2, 10)) * 3
+    log_probabilities = logits - np.log(np.exp(logits).sum(axis=-1, keepdims=True))
+    assert "log-probabilities" in said(case("classify", ("image", "class")), logits, log_probabilities)
+    quadrants = case("quadrant_probabilities", ("quadrant",), grid=None)
+    assert "not probabilities" in said(quadrants, np.array([0.1, 0.2, 0.3, 0.4]), np.array([-1.0, 2.0, 0.5, 3.0]))
+    assert "the expected top-left, top-right, bottom-right, bottom-left" in said(
+        quadrants, np.array([0.1, 0.2, 0.3, 0.4]), np.array([0.1, 0.2, 0.4, 0.3]))
+
+
+def test_small_errors_float16_and_layer_norm_division():
+    assert "rounded to float16" in said(case(), TOKENS, TOKENS.astype(np.float16).astype(np.float64))
+    assert "the numbers are approximate" in said(case(), TOKENS, TOKENS * (1 + 1e-3 * rng.normal(size=TOKENS.shape)))
+    x = rng.normal(size=(2, 5, 6)) * 1e-3
+    weight, bias = rng.uniform(0.5, 2, size=6), rng.normal(size=6)
+    centred, variance = x - x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
+    right = centred / np.sqrt(variance + 1e-6) * weight + bias
+    misplaced = centred / (np.sqrt(variance) + 1e-6) * weight + bias
+    text = said(case("layer_norm", x=x, weight=weight, bias=bias), right, misplaced)
+    assert "division by the standard deviation is off" in text
+
+
+def test_covers_off_by_one_and_filled_with_the_mean():
+    pixels = rng.integers(0, 256, size=(1, 3, 8, 8), dtype=np.uint8)
+    image = (pixels.astype(np.float32) / 255 - 0.5) / 0.5
+    cover = SimpleNamespace(function="cover", axes=["image", "channel", "y", "x"], extra={},
+                            tensors={"pixels": pixels},
+                            args=[{"name": "images", "pixels": "pixels"}, {"name": "top", "value": 2},
+                                  {"name": "left", "value": 3}, {"name": "size", "value": 4},
+                                  {"name": "value", "value": 0.0}])
+    expected = image.copy()
+    expected[..., 2:6, 3:7] = 0
+    wider = image.copy()
+    wider[..., 2:7, 3:8] = 0
+    assert "Your cover spans rows 2..6, columns 3..7 (5×5 pixels); asked: rows 2..5, columns 3..6" in said(
+        cover, expected, wider)
+    mean = image.copy()
+    mean[..., 2:6, 3:7] = image.mean()
+    assert "(the image's mean)" in said(cover, expected, mean)
