@@ -28,6 +28,10 @@ class TestResult:
     """Wall time of the call; left out of the JSON contract so results are deterministic."""
     maps: dict[str, Any] | None = None
     """Optional 14x14 expected/actual maps (nested lists) for side-by-side display."""
+    output: str = ""
+    """The start of what the student's code printed during this test (not in the JSON contract)."""
+    output_bytes: int = 0
+    """How many bytes it printed in all."""
 
 
 @dataclass

@@ -301,3 +301,38 @@ def test_no_submissions_give_empty_but_valid_reports() -> None:
     assert json.loads(to_json([])) == []
     assert parse_junit([]).get("tests") == "0"
     assert len(list(csv.DictReader(StringIO(to_csv([]))))) == 0
+
+
+# --- what the student's code printed ----------------------------------------------------------
+
+def printing(visibility: str = "visible") -> SubmissionResult:
+    """A failing test that printed 30 lines (more than is shown) and a passing one that printed one."""
+    lines = "".join(f"shape {i} \x1b[31m(1, 197, 192)\x1b[0m\n" for i in range(30))
+    tests = [Result("qkv_heads · sample photo", visibility, "passed", 10, 10, output="q (1, 3, 197, 64)\n",
+                    output_bytes=18),
+             Result("attention_weights · sample photo", visibility, "failed", 0, 10, "wrong values",
+                    output=lines, output_bytes=6000)]
+    step = StepResult("05_attention", "Multi-head self-attention", "25-34", 10, 20, "failed", tests)
+    return SubmissionResult("alice", STANDIN, [step])
+
+
+def test_printing_shows_under_failing_tests_bounded_and_under_passing_ones_on_request() -> None:
+    default = words(plain_render(printing()))
+    assert "attention_weights · sample photo wrong values your code printed (6,000 bytes, of which the " \
+           "first 20 lines): shape 0 (1, 197, 192)" in default
+    assert "shape 19 (1, 197, 192)" in default and "shape 20" not in default
+    assert "q (1, 3, 197, 64)" not in default
+    assert "your code printed (18 bytes): q (1, 3, 197, 64)" in words(plain_render(printing(), show_output=True))
+    withheld = plain_render(printing("hidden"), show_hidden_messages=False, show_output=True)
+    assert "printed" not in withheld and "shape" not in withheld
+
+
+def test_printing_goes_to_junit_system_out_and_gradescope_output_never_to_json() -> None:
+    cases = parse_junit([printing()]).find("testsuite").findall("testcase")
+    assert [c.find("system-out").text.splitlines()[0] for c in cases] == [
+        "your code printed (18 bytes):", "your code printed (6,000 bytes, of which the first 20 lines):"]
+    assert cases[1].find("system-out").text.splitlines()[1] == "shape 0 (1, 197, 192)"
+    tests = json.loads(to_gradescope(printing()))["tests"]
+    assert tests[0]["output"] == "your code printed (18 bytes):\nq (1, 3, 197, 64)"
+    assert tests[1]["output"].startswith("wrong values\nyour code printed (6,000 bytes")
+    assert "printed" not in to_json([printing()]) and "shape" not in to_json([printing()])

@@ -20,6 +20,9 @@ def check(
         help="rich: readable report; json: the result contract; junit: for CI test views.")] = "rich",
     output: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the report here.")] = None,
     timeout: Annotated[float, typer.Option(metavar="S", help="Time limit per step, seconds.")] = 90.0,
+    show_output: Annotated[bool, typer.Option(
+        "--show-output", help="Show what your code printed under passing tests too (it is always "
+        "shown under failing ones; never in --format json).")] = False,
 ) -> None:
     """Run the visible tests of STEP (default: all) on your files and say exactly what is wrong.
 
@@ -39,7 +42,7 @@ def check(
         from rich.console import Console
 
         with open(output, "w", encoding="utf-8") as handle:
-            render(results[0], Console(file=handle, force_terminal=False, width=100))
+            render(results[0], Console(file=handle, force_terminal=False, width=100), show_output=show_output)
     else:
-        render(results[0], report_console)
+        render(results[0], report_console, show_output=show_output)
     raise typer.Exit(exit_code(results))

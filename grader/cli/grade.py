@@ -25,6 +25,9 @@ def grade(
     jobs: Annotated[int, typer.Option(metavar="N", min=1, help="Submissions graded at once.")] = 1,
     timeout: Annotated[float, typer.Option(metavar="S", min=1.0, help="Time limit per step, seconds.")] = 90.0,
     no_hidden: Annotated[bool, typer.Option("--no-hidden", help="Only the visible tests.")] = False,
+    show_output: Annotated[bool, typer.Option(
+        "--show-output", help="Show what your code printed under passing tests too (it is always "
+        "shown under failing ones; never in --format json).")] = False,
 ) -> None:
     """Grade one submission or many (a CSV gradebook with --csv): visible and hidden tests,
     each step in a sandboxed worker with a time and memory limit.
@@ -54,7 +57,7 @@ def grade(
     elif format == "gradescope":
         write(to_gradescope(results[0]), output)
     elif len(results) == 1:
-        render(results[0], report_console)
+        render(results[0], report_console, show_output=show_output)
     else:
         render_summary(results, report_console)
     raise typer.Exit(exit_code(results))

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from grader.reports.heatmap import maps_text
-from grader.reports.shared import STANDIN_NOTE, clean, graded_tests, look, points
+from grader.reports.shared import STANDIN_NOTE, clean, graded_tests, look, points, printed_text
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.steps import get_step
 
@@ -61,10 +61,12 @@ def _test(step: StepResult, number: int, test: TestResult) -> dict[str, Any]:
 
 
 def _test_output(test: TestResult) -> str:
-    """The message, led by our status where Gradescope's passed/failed cannot say it."""
+    """The message, led by our status where Gradescope's passed/failed cannot say it, then what the
+    student's code printed during the test."""
     parts = [] if test.status in ("passed", "failed") else [look(test.status)[2].capitalize() + "."]
     parts += [clean(test.message)] if test.message else []
     parts += [maps_text(test.maps)] if test.maps else []
+    parts += [printed_text(test)] if test.output_bytes else []
     return "\n".join(parts)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from grader.reports.shared import clean, first_line, graded_tests, look, points
+from grader.reports.shared import clean, first_line, graded_tests, look, points, printed_text
 from grader.results import StepResult, SubmissionResult, TestResult
 
 # Test status -> the child element JUnit marks it with; a passed test has none.
@@ -54,13 +54,14 @@ def _case(step: StepResult, test: TestResult) -> ET.Element:
                       time=f"{test.seconds:.3f}")
     # An unknown status is a grader bug; reporting it as an error keeps it visible in CI.
     tag = _OUTCOME.get(test.status, "error")
-    if tag is None:
-        return case
-    message = clean(test.message)
-    outcome = ET.SubElement(case, tag, message=first_line(message) or look(test.status)[2],
-                            type=test.status)
-    if tag != "skipped" and message:
-        outcome.text = message
+    if tag is not None:
+        message = clean(test.message)
+        outcome = ET.SubElement(case, tag, message=first_line(message) or look(test.status)[2],
+                                type=test.status)
+        if tag != "skipped" and message:
+            outcome.text = message
+    if test.output_bytes:  # what the student's code printed, where CI viewers show a test's output
+        ET.SubElement(case, "system-out").text = printed_text(test)
     return case
 
 

@@ -53,6 +53,27 @@ def first_line(text: str) -> str:
     return next((line.strip() for line in text.splitlines() if line.strip()), "")
 
 
+PRINTED_LINES = 20  # lines of a test's printing shown under it; the byte count says how much more
+
+
+def printed_text(test: TestResult) -> str:
+    """What the student's code printed during a test, bounded, under a heading that says how much.
+
+    Args:
+        test: One test; its `output` holds the start of the printing, `output_bytes` its size.
+
+    Returns:
+        `your code printed (N bytes):` and the first lines, made safe; empty when nothing was printed.
+    """
+    if not test.output_bytes:
+        return ""
+    lines = clean(test.output).rstrip("\n").split("\n")
+    shown = lines[:PRINTED_LINES]
+    whole = len(lines) <= PRINTED_LINES and len(test.output.encode("utf-8")) >= test.output_bytes
+    more = "" if whole else f", of which the first {len(shown)} line{'s' if len(shown) > 1 else ''}"
+    return f"your code printed ({test.output_bytes:,} bytes{more}):\n" + "\n".join(shown)
+
+
 def points(value: float) -> str:
     """Points as a gradebook writes them: `10`, `12.5`, `3.33`."""
     return f"{value:.2f}".rstrip("0").rstrip(".")

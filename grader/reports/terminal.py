@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from grader.reports.heatmap import maps_view
-from grader.reports.shared import LOOK, STANDIN_NOTE, clean, look, points
+from grader.reports.shared import LOOK, STANDIN_NOTE, clean, look, points, printed_text
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.steps import STEP_IDS
 
@@ -21,14 +21,16 @@ _NOTE_INDENT, _MESSAGE_INDENT = 4, 6
 
 
 def render(result: SubmissionResult, console: Console, *,
-           show_hidden_messages: bool = True) -> None:
+           show_hidden_messages: bool = True, show_output: bool = False) -> None:
     """Print one submission: each step, each test, the messages of failures, then the total.
 
     Args:
         result: The graded submission.
         console: Where to print; plain text (no escape codes) when it is not a terminal.
         show_hidden_messages: False for student-facing output: hidden tests then show only their
-            name and whether they passed, neither message nor maps.
+            name and whether they passed, neither message nor maps (nor what they printed).
+        show_output: Show what the student's code printed under passing tests too; it is always
+            shown under tests that fail or err, as pytest does.
     """
     plain = console.no_color or console.color_system is None
     for step in result.steps:
@@ -37,7 +39,7 @@ def render(result: SubmissionResult, console: Console, *,
             console.print(_indented(Text(clean(note), style="dim"), _NOTE_INDENT))
         for test in step.tests:
             withheld = test.visibility == "hidden" and not show_hidden_messages
-            _render_test(test, console, plain, withheld=withheld)
+            _render_test(test, console, plain, withheld=withheld, show_output=show_output)
         console.print()
     console.print(_total_line(result))
     for line in _footer(result):
@@ -66,8 +68,9 @@ def render_summary(results: list[SubmissionResult], console: Console) -> None:
     console.print(table)
 
 
-def _render_test(test: TestResult, console: Console, plain: bool, *, withheld: bool) -> None:
-    """One test line, then, unless withheld, its message and maps below it."""
+def _render_test(test: TestResult, console: Console, plain: bool, *, withheld: bool,
+                 show_output: bool) -> None:
+    """One test line, then, unless withheld, its message, maps and printing below it."""
     console.print(_test_line(test, withheld))
     if withheld:
         return
@@ -75,6 +78,8 @@ def _render_test(test: TestResult, console: Console, plain: bool, *, withheld: b
         console.print(_indented(Text(clean(test.message)), _MESSAGE_INDENT))
     if test.maps:
         console.print(_indented(maps_view(test.maps, plain=plain), _MESSAGE_INDENT))
+    if test.output_bytes and (show_output or test.status != "passed"):
+        console.print(_indented(Text(printed_text(test), style="dim"), _MESSAGE_INDENT))
 
 
 def _test_line(test: TestResult, withheld: bool) -> Text:

@@ -38,6 +38,8 @@ class StepRun:
     load_failure: Feedback | None = None
     timed_out: bool = False
     printed: int = 0
+    call_output: tuple[str, int] = ("", 0)  # what the current test's call printed: (start, bytes)
+    failing_functions: set[str] = field(default_factory=set)  # of this step, for "blocked by"
 
 
 class Student:
@@ -67,7 +69,9 @@ class Student:
             if case.function not in worker.functions:
                 raise Feedback(f"{case.function} is missing from {self.run.step.id}.py", status="not_attempted")
             args, kwargs, arrays = wire_arguments(case)
-            return worker.call(case.function, args, kwargs, arrays, self.run.deadline)
+            returned = worker.call(case.function, args, kwargs, arrays, self.run.deadline)
+            self.run.call_output = (returned.printed, returned.printed_bytes)
+            return returned
         except WorkerGone as gone:
             self._collect_exit()
             if gone.status == "timeout":
@@ -131,7 +135,8 @@ class StepPlugin:
 
     @pytest.fixture
     def step_statuses(self) -> dict[str, str]:
-        return self.run.step_statuses
+        """Earlier steps' statuses, and this step's functions that failed so far (by name)."""
+        return {**self.run.step_statuses, **{f: "failed" for f in self.run.failing_functions}}
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
@@ -150,10 +155,13 @@ class StepPlugin:
                 status, message = "failed", str(error)
             else:  # a fault of the grader itself: say so, never show its traceback
                 status, message = "error", f"internal grader error ({type(error).__name__}: {error})"
+        if case and status != "passed":
+            self.run.failing_functions.add(case.function)
+        (output, output_bytes), self.run.call_output = self.run.call_output, ("", 0)
         self.run.tests.append(TestResult(
             name=case.name if case else item.name, visibility=case.visibility if case else "visible",
             status=status, score=float(weight), max_score=float(weight), message=message,
-            seconds=report.duration, maps=maps))
+            seconds=report.duration, maps=maps, output=output, output_bytes=output_bytes))
 
 
 @contextmanager

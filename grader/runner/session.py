@@ -17,6 +17,7 @@ import numpy as np
 
 from grader.runner import protocol, sandbox
 
+PRINTED_KEPT = 4096  # characters of one call's printing kept, whatever the worker claims
 DEFAULT_MEMORY = 4 << 30  # bytes per worker; a batch of 196 ViT-Ti forwards needs about 1.4 GB
 
 
@@ -42,6 +43,8 @@ class Returned:
     forbidden: list[str] = field(default_factory=list)
     modified: list[int] = field(default_factory=list)  # positions of arguments changed in place
     seconds: float = 0.0
+    printed: str = ""  # the start of what the call printed (stdout and stderr, from Python code)
+    printed_bytes: int = 0  # how much it printed in all
 
 
 class Described(str):
@@ -75,8 +78,11 @@ def _unpack(spec: Any, arrays: dict[str, np.ndarray]) -> tuple[Any, str, str | N
 
 def _returned(header: dict[str, Any], out: dict[str, np.ndarray], seconds: float) -> Returned:
     """One call's reply as the judge sees it; raises one of MALFORMED if the reply is not well formed."""
+    printed = header.get("printed") or {}
     common = dict(used=[str(s) for s in header.get("used", [])],
-                  forbidden=[str(s) for s in header.get("forbidden", [])], seconds=seconds)
+                  forbidden=[str(s) for s in header.get("forbidden", [])], seconds=seconds,
+                  printed=str(printed.get("head", ""))[:PRINTED_KEPT],
+                  printed_bytes=max(0, int(printed.get("bytes", 0))))
     if not header.get("ok"):
         error = {str(k): v if v is None or k == "line" else str(v)
                  for k, v in dict(header.get("error") or {}).items()}

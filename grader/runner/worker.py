@@ -7,6 +7,8 @@ worker returns is believed beyond being data.
 from __future__ import annotations
 
 import contextlib
+import functools
+import io
 import os
 import re
 import socket
@@ -325,6 +327,62 @@ class Context:
         return forward
 
 
+def record_own_calls(module: ModuleType, names: list[str]) -> None:
+    """Calls between the step's own functions are noted in LOG.used by function name (step ids
+    never look like one), so that `block` failing after using a failing `mlp` of the same file is
+    reported as the step's own failure, not as blocked by an earlier step."""
+    for name in names:
+        function = getattr(module, name, None)
+        if not callable(function):
+            continue
+
+        def recorded(*args, __function=function, __name=name, **kwargs):
+            LOG.used.add(__name)
+            return __function(*args, **kwargs)
+
+        setattr(module, name, functools.update_wrapper(recorded, function))
+
+
+OUTPUT_KEPT = 4096  # characters of one call's printing sent back to the judge
+
+
+class CallOutput(io.TextIOBase):
+    """Stands in for sys.stdout and sys.stderr during one call: keeps the first OUTPUT_KEPT
+    characters, counts the rest, so that printing megabytes costs the judge nothing."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kept: list[str] = []
+        self.size = 0  # characters kept so far
+        self.total = 0  # bytes written, as UTF-8
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: Any) -> int:
+        text = text if isinstance(text, str) else str(text)
+        self.total += len(text.encode("utf-8", "replace"))
+        if self.size < OUTPUT_KEPT:
+            self.kept.append(text[: OUTPUT_KEPT - self.size])
+            self.size += len(self.kept[-1])
+        return len(text)
+
+    def reply(self) -> dict[str, Any]:
+        return {"head": "".join(self.kept), "bytes": self.total}
+
+
+@contextlib.contextmanager
+def captured_output() -> Any:
+    """What Python code prints during a call goes to a CallOutput (C-level writes to the file
+    descriptors are still caught by the sandbox's step-wide capture)."""
+    output, saved = CallOutput(), (sys.stdout, sys.stderr)
+    sys.stdout = sys.stderr = output
+    try:
+        yield output
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
 def serve(sock: socket.socket, init: dict[str, Any]) -> None:
     """Load the student's file, then answer calls until told to stop."""
     global memory_limit
@@ -348,14 +406,16 @@ def serve(sock: socket.socket, init: dict[str, Any]) -> None:
         return
     if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - before):
         FORBIDDEN_AT_IMPORT.add("timm")
+    record_own_calls(module, init["functions"])
     protocol.send(sock, {"type": "ready", "functions": sorted(
         n for n in init["functions"] if callable(getattr(module, n, None)))})
     while True:
         header, arrays = protocol.receive(sock)
         if header.get("op") != "call":
             return
-        reply, out_arrays = _call(module, header, arrays, context, student_files)
-        protocol.send(sock, reply, out_arrays)
+        with captured_output() as printed:
+            reply, out_arrays = _call(module, header, arrays, context, student_files)
+        protocol.send(sock, {**reply, "printed": printed.reply()}, out_arrays)
 
 
 def _syntax_details(error: BaseException) -> dict[str, Any]:
