@@ -1,0 +1,200 @@
+"""Mistakes the kit has never seen (tests/mutants/unseen.py): each costs points and most are named
+by the structure of their error; correct styles keep full marks; "blocked by" appears only where
+the student's own earlier step really ran; what the student's code printed shows under its test.
+
+Budget: one Grader for the module, each mutant graded only on the cases of the function it breaks
+(visible ones, hidden only where just a hidden case shows the mistake).
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import replace
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from grader.cli import app
+from grader.paths import SOLUTIONS, step_file
+from grader.reports import render, to_json
+from grader.results import StepResult
+from grader.runner.grade import Grader, GradeOptions
+from grader.steps import STEP_IDS, get_step
+from mutants.catalogue import MUTANTS
+from mutants.unseen import STYLES, UNSEEN
+
+NAMED_SHARE = 0.8  # the issue's "at least 80 % get a message that names the nature of the mistake"
+BY_ID = {m.id: m for m in UNSEEN}
+
+
+@pytest.fixture(scope="module")
+def grader():
+    instance = Grader(GradeOptions(hidden=False, references=True, timeout=90.0))
+    yield instance
+    instance.close()
+
+
+def write_submission(folder: Path, files: dict[str, str]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for step_id, source in files.items():
+        step_file(folder, step_id).write_text(source)
+    return folder
+
+
+@pytest.fixture(scope="module")
+def unseen_results(grader, tmp_path_factory) -> dict[str, StepResult]:
+    """Every unseen mutant graded once, on the cases of the function its edit changes."""
+    root = tmp_path_factory.mktemp("unseen")
+    results = {}
+    for mutant in UNSEEN:
+        folder = write_submission(root / mutant.name, {mutant.step: mutant.source()})
+        options = replace(grader.options, functions=(mutant.function,), hidden=mutant.hidden)
+        results[mutant.id] = grader.grade_step(get_step(mutant.step), folder, {}, options)
+    return results
+
+
+def failures(result: StepResult) -> str:
+    return "\n".join(f"  {t.name} [{t.status}]: {t.message}" for t in result.tests if t.status != "passed")
+
+
+# ------------------------------------------------------------------ the catalogue itself
+
+def test_every_step_has_unseen_mistakes_that_the_catalogue_does_not_hold():
+    assert {m.step for m in UNSEEN} == set(STEP_IDS)
+    assert len(BY_ID) == len(UNSEEN), "two unseen mutants share an id"
+    known_edits = {(m.step, m.old, m.new) for m in MUTANTS}
+    for mutant in UNSEEN + STYLES:
+        source = step_file(SOLUTIONS, mutant.step).read_text()
+        assert source.count(mutant.old) == 1, f"{mutant.id}: its edit must match the solution exactly once"
+        assert (mutant.step, mutant.old, mutant.new) not in known_edits, f"{mutant.id} is in catalogue.py"
+    assert all(m.function in get_step(m.step).functions for m in UNSEEN)
+
+
+# ------------------------------------------------------------------ wrong: costs points, gets named
+
+@pytest.mark.parametrize("mutant", UNSEEN, ids=[m.id for m in UNSEEN])
+def test_unseen_mistake_loses_points_without_a_catalogue_match(mutant, unseen_results):
+    result = unseen_results[mutant.id]
+    assert result.status == "failed" and result.score < result.max_score, f"{mutant.id}:\n{failures(result)}"
+    assert not any("Known mistake" in t.message for t in result.tests), \
+        f"{mutant.id} matches a catalogue entry, so it does not test the structural findings"
+
+
+@pytest.mark.parametrize("mutant", [m for m in UNSEEN if m.finding], ids=[m.id for m in UNSEEN if m.finding])
+def test_unseen_mistake_is_named_by_its_structure(mutant, unseen_results):
+    result = unseen_results[mutant.id]
+    messages = " ".join(" ".join(t.message.split()) for t in result.tests if t.status != "passed")
+    assert mutant.finding in messages, f"{mutant.id}: no failing test says {mutant.finding!r}:\n{failures(result)}"
+
+
+def test_at_least_four_in_five_unseen_mistakes_are_named():
+    named = [m for m in UNSEEN if m.finding]
+    assert len(named) >= NAMED_SHARE * len(UNSEEN), f"{len(named)} of {len(UNSEEN)} named"
+
+
+def test_an_unstructured_mistake_gets_no_invented_finding(unseen_results):
+    """read_cls reading row 1: the output is another row of the input, which got-vs-expected cannot
+    name; the message must then stop after the location lines."""
+    for mutant in (m for m in UNSEEN if not m.finding):
+        for test in unseen_results[mutant.id].tests:
+            if test.status == "failed":
+                assert test.message.splitlines()[-1].startswith("1 of") or "values wrong" in \
+                    test.message.splitlines()[-1], f"{mutant.id}: {test.message}"
+
+
+# ------------------------------------------------------------------ right in another style: full marks
+
+@pytest.mark.parametrize("style", STYLES, ids=[m.id for m in STYLES])
+def test_correct_style_keeps_full_marks(style, grader, tmp_path):
+    folder = write_submission(tmp_path / style.name, {style.step: style.source()})
+    (result,) = grader.grade(folder, steps=(style.step,)).steps
+    graded = [t for t in result.tests if t.max_score > 0]
+    assert graded and all(t.status == "passed" for t in graded), f"{style.id}:\n{failures(result)}"
+    assert result.score == result.max_score
+
+
+# ------------------------------------------------------------------ blocked only when blocked
+
+def test_no_blocked_by_for_a_step_graded_with_references(grader, tmp_path):
+    """A wrong embed beside a failing 02_project: embed ran on the references, so it fails on its own."""
+    folder = write_submission(tmp_path / "refs", {"02_project": BY_ID["02_project/bias_twice"].source(),
+                                                  "04_cls": BY_ID["04_cls/cls_rolled"].source()})
+    project, cls = grader.grade(folder, steps=("02_project", "04_cls")).steps
+    assert project.status == "failed"
+    embed = [t for t in cls.tests if t.name.startswith("embed")]
+    assert embed and all(t.status == "failed" and "blocked" not in t.message for t in embed), failures(cls)
+
+
+@pytest.fixture(scope="module")
+def own_steps_grader():
+    """As in the student release: no references, earlier steps are the student's own."""
+    instance = Grader(GradeOptions(hidden=False, references=False, timeout=90.0,
+                                   steps=("05_attention", "06_block")))
+    yield instance
+    instance.close()
+
+
+def test_blocked_by_only_when_the_own_earlier_step_fails_and_the_step_itself_does_not(own_steps_grader,
+                                                                                        tmp_path):
+    wrong_attention = BY_ID["05_attention/scale_by_d"].source()
+    folder = write_submission(tmp_path / "blocked", {"05_attention": wrong_attention,
+                                                     "06_block": step_file(SOLUTIONS, "06_block").read_text()})
+    _, block_step = own_steps_grader.grade(folder).steps
+    blocks = [t for t in block_step.tests if t.name.startswith("block")]
+    assert blocks and all(t.status == "blocked" and t.message.startswith("blocked by 05_attention")
+                          for t in blocks), failures(block_step)
+
+    folder = write_submission(tmp_path / "own", {"05_attention": wrong_attention,
+                                                 "06_block": BY_ID["06_block/sigmoid_gelu"].source()})
+    _, block_step = own_steps_grader.grade(folder).steps
+    blocks = [t for t in block_step.tests if t.name.startswith("block")]
+    assert blocks and all(t.status == "failed" and "blocked" not in t.message
+                          and "block uses your mlp, which fails too" in t.message for t in blocks), \
+        failures(block_step)
+
+
+# ------------------------------------------------------------------ what the student printed
+
+PRINTING = (step_file(SOLUTIONS, "02_project").read_text()
+            .replace('    D = conv_weight.shape[0]\n', '    D = conv_weight.shape[0]\n    print("kernel", D)\n')
+            .replace('    return patches @ W_E + b_E  # (B, N, D)\n',
+                     '    print("shapes", tuple(patches.shape), tuple(W_E.shape))\n'
+                     '    return patches @ W_E  # (B, N, D)\n'))
+
+
+@pytest.fixture(scope="module")
+def printing_folder(tmp_path_factory) -> Path:
+    return write_submission(tmp_path_factory.mktemp("printing"), {"02_project": PRINTING})
+
+
+def plain(result, **options) -> str:
+    """The terminal report, each line's trailing padding removed."""
+    console = Console(file=StringIO(), force_terminal=False, width=100)
+    render(result, console, **options)
+    return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines())
+
+
+def test_a_print_shows_under_its_test_and_stays_out_of_json(grader, printing_folder):
+    result = grader.grade(printing_folder, steps=("02_project",))
+    kernel, project = result.steps[0].tests
+    assert (kernel.status, kernel.output, kernel.output_bytes) == ("passed", "kernel 192\n", 11)
+    assert project.status == "failed" and project.output == "shapes (1, 196, 768) (768, 192)\n"
+    text = plain(result)
+    assert "your code printed (32 bytes):\n      shapes (1, 196, 768) (768, 192)" in text
+    assert "kernel 192" not in text
+    assert "your code printed (11 bytes):\n      kernel 192" in plain(result, show_output=True)
+    assert "shapes" not in to_json([result]) and "kernel 192" not in to_json([result])
+    assert result.steps[0].notes == []
+
+
+def test_check_shows_the_print_of_a_failing_function(printing_folder):
+    run = CliRunner().invoke(app, ["check", "02_project", "--submission", str(printing_folder)])
+    assert run.exit_code == 1, run.output
+    shown = run.output.split("project · sample photo", 1)[1]
+    assert "your code printed" in shown and "shapes (1, 196, 768) (768, 192)" in shown
+    assert "kernel 192" not in run.output
+    run = CliRunner().invoke(app, ["check", "02_project", "--submission", str(printing_folder), "--format", "json"])
+    assert "printed" not in run.output and json.loads(run.output)["score"] == 5
