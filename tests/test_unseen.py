@@ -24,7 +24,7 @@ from grader.results import StepResult
 from grader.runner.grade import Grader, GradeOptions
 from grader.steps import STEP_IDS, get_step
 from mutants.catalogue import MUTANTS
-from mutants.unseen import STYLES, UNSEEN
+from mutants.unseen import STYLES, UNSEEN, edited_function
 
 NAMED_SHARE = 0.8  # the issue's "at least 80 % get a message that names the nature of the mistake"
 BY_ID = {m.id: m for m in UNSEEN}
@@ -109,10 +109,11 @@ def test_an_unstructured_mistake_gets_no_invented_finding(unseen_results):
 
 @pytest.mark.parametrize("style", STYLES, ids=[m.id for m in STYLES])
 def test_correct_style_keeps_full_marks(style, grader, tmp_path):
+    """Graded on the cases of the function the style rewrites."""
     folder = write_submission(tmp_path / style.name, {style.step: style.source()})
-    (result,) = grader.grade(folder, steps=(style.step,)).steps
-    graded = [t for t in result.tests if t.max_score > 0]
-    assert graded and all(t.status == "passed" for t in graded), f"{style.id}:\n{failures(result)}"
+    options = replace(grader.options, functions=(edited_function(style),))
+    result = grader.grade_step(get_step(style.step), folder, {}, options)
+    assert result.tests and all(t.status == "passed" for t in result.tests), f"{style.id}:\n{failures(result)}"
     assert result.score == result.max_score
 
 

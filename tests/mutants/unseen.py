@@ -25,10 +25,14 @@ class Unseen(Mutant):
 
     @property
     def function(self) -> str:
-        """The step function whose body the edit changes: the one whose tests must fail."""
-        solution = (SOLUTIONS / f"{self.step}.py").read_text()
-        before = solution[: solution.index(self.old)]
-        return before[before.rindex("\ndef ") + 5:].split("(", 1)[0]
+        return edited_function(self)
+
+
+def edited_function(mutant: Mutant) -> str:
+    """The step function whose body the mutant's edit changes: the one whose tests it must affect."""
+    solution = (SOLUTIONS / f"{mutant.step}.py").read_text()
+    before = solution[: solution.index(mutant.old)]
+    return before[before.rindex("\ndef ") + 5:].split("(", 1)[0]
 
 
 def unseen(step: str, name: str, finding: str | None, what: str, old: str, new: str,
