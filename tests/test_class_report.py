@@ -36,8 +36,10 @@ def known(function: str) -> str:
 HOSTILE = 'your code printed: <script>alert("x")</script><img src="https://evil.example/x.png">'
 
 
-def attention(score: float, status: str, message: str = "", test_status: str | None = None) -> StepResult:
-    test = Result("attention_weights · sample photo", "visible", test_status or status, score, 20, message)
+def attention(score: float, status: str, message: str = "", test_status: str | None = None,
+              maps: dict | None = None) -> StepResult:
+    test = Result("attention_weights · sample photo", "visible", test_status or status, score, 20, message,
+                  maps=maps)
     return StepResult("05_attention", "Multi-head self-attention", "25-34", score, 20, status, [test])
 
 
@@ -51,6 +53,9 @@ def student(name: str, *steps: StepResult) -> SubmissionResult:
     return SubmissionResult(submission=name, checkpoint=CHECKPOINT, steps=list(steps))
 
 
+# A 2x3 attention map and the student's, one value not a number (drawn, not dropped).
+MAPS = {"title": "attention of query P1, head 1 over the patches", "scale": 0.5,
+        "expected": [[0.1, 0.2, 0.3], [0.4, 0.5, 0.0]], "actual": [[0.5, 0.0, 0.0], [0.0, float("nan"), 0.0]]}
 OWN_CHAIN = StepResult("07_head", "Final CLS, class head and the whole ViT", "38-40, 50-52, 54", 15, 15,
                        "passed", [Result("read_cls · sample photo", "visible", "passed", 15, 15),
                                   Result("your own chain · vit_forward · sample photo", "visible", "failed",
@@ -60,7 +65,7 @@ CLASS = [
     student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at patch P2 [index 1]: got 3.5, expected 1.25"),
             attention(0, "failed", known("multi_head_attention"))),
     student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at patch P9 [index 8]: got 0.5, expected 2"),
-            attention(7.5, "failed", known("attention_weights"))),
+            attention(7.5, "failed", known("attention_weights"), maps=MAPS)),
     student("carl", flatten(0, "timeout", "stopped after 90 s"),
             attention(0, "failed", "attention_weights: wrong values." + "\n" + HOSTILE)),
     student("dina", flatten(0, "not_attempted", "the file is missing: not attempted"),
@@ -164,6 +169,10 @@ def test_students_table_sorted_with_each_feedback_a_click_away(page: Page) -> No
     alice, _, carl, dina, zoe = page.details
     assert f"Known mistake: {NO_SCALE['attention_weights'].title} (lecture page" in alice
     assert "hidden test" in alice and "patchify · second photo" in alice
+    assert f"{MAPS['title']} (scale ±0.5" in alice and "expected" in alice and "student's" in alice
+    cells = [a["fill"] for t, a in page.tags if t == "rect" and "width" in a and a["width"] == "8"]
+    assert len(cells) == 2 * 6 and cells[6] == "#2166ac"  # the student's 0.5 at full blue
+    assert "#f1c40f" in cells  # the NaN
     assert "stopped after 90 s" in carl and "timed out" in carl
     assert "01_flatten not attempted" in dina and "blocked" in dina
     assert zoe == "Feedback: every step passed"
@@ -179,7 +188,10 @@ def test_gradebook_merges_result_files_into_csv_and_report(tmp_path: Path) -> No
                                   "--report", str(tmp_path / "class.html")])
     assert outcome.exit_code == 0, outcome.output
     assert len((tmp_path / "book.csv").read_text().splitlines()) == 1 + len(CLASS)
-    assert Page((tmp_path / "class.html").read_text()).details == Page(to_class_report(CLASS)).details
+    merged = Page((tmp_path / "class.html").read_text())
+    assert merged.details == Page(to_class_report(from_json(to_json(CLASS)))).details  # no maps in files
+    tables = lambda page: [row for row in page.rows if row[0] != "feedback"]  # noqa: E731
+    assert tables(merged) == tables(Page(to_class_report(CLASS)))
     (tmp_path / "broken.json").write_text('{"score": 1}')
     outcome = runner.invoke(app, ["gradebook", str(tmp_path), "--csv", str(tmp_path / "book.csv")])
     assert outcome.exit_code == 2 and "broken.json: not a vitgrade result" in outcome.output

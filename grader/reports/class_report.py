@@ -10,6 +10,7 @@ through `html.escape`: messages quote student output, and submission names are f
 """
 from __future__ import annotations
 
+import math
 import os
 import re
 import statistics
@@ -254,13 +255,43 @@ def _feedback(result: SubmissionResult) -> str:
         items = "".join(
             f'<li><b>{look(t.status)[0]} {escape(clean(t.name))}</b> <i>{look(t.status)[2]}'
             f'{", hidden test" if t.visibility == "hidden" else ""}</i>'
-            f'{f"<pre>{escape(clean(t.message))}</pre>" if t.message else ""}</li>' for t in tests)
+            f'{f"<pre>{escape(clean(t.message))}</pre>" if t.message else ""}'
+            f'{_maps(t.maps) if t.maps else ""}</li>' for t in tests)
         notes = "".join(f'<li class="note">{escape(clean(n))}</li>' for n in step.notes)
         parts.append(f"{heading}<ul>{notes}{items}</ul>")
     if not parts:
         return "<details><summary>Feedback: every step passed</summary></details>"
     return (f"<details><summary>Feedback: {escape(', '.join(summary))}</summary>"
             f'<div class="tests">{"".join(parts)}</div></details>')
+
+
+def _maps(maps: dict) -> str:
+    """The expected and the student's 14x14 map side by side, as the terminal draws them, in SVG."""
+    import numpy as np
+
+    from grader.reports.heatmap import scale_of
+
+    grids = [np.atleast_2d(np.asarray(maps[k], dtype=float)) for k in ("expected", "actual")]
+    scale = scale_of(maps.get("scale"), *grids)
+    pictures = "".join(f'<figure><figcaption>{name}</figcaption>{_grid_svg(grid, scale)}</figure>'
+                       for name, grid in zip(("expected", "student's"), grids))
+    return (f'<div class="maps"><p>{escape(clean(str(maps.get("title", ""))))} '
+            f'<span class="legend">(scale ±{scale:.3g}: red below 0, blue above, yellow not a number)'
+            f"</span></p>{pictures}</div>")
+
+
+def _grid_svg(grid, scale: float, cell: int = 8) -> str:
+    from grader.reports.heatmap import cell_rgb
+
+    rows, columns = grid.shape
+    cells = []
+    for r in range(rows):
+        for c in range(columns):
+            value = float(grid[r, c])
+            colour = "#f1c40f" if not math.isfinite(value) else "#%02x%02x%02x" % cell_rgb(value, scale)
+            cells.append(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="{colour}"/>')
+    return (f'<svg width="{columns * cell}" height="{rows * cell}" viewBox="0 0 {columns * cell} {rows * cell}">'
+            f'{"".join(cells)}</svg>')
 
 
 _PAGE = """<!DOCTYPE html>
@@ -308,6 +339,8 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 summary { cursor: pointer; color: #0b5cad; }
 .tests ul { margin: 0; padding-left: 18px; } .tests li { margin: 4px 0; }
 .tests li.note { color: #57606a; }
+.maps p { margin: 4px 0 2px; } .maps figure { display: inline-block; margin: 0 16px 0 0; }
+.maps figcaption { font-size: 12px; color: #57606a; } .maps svg { border: 1px solid #d8dee4; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f5f7f9; border: 1px solid #e4e8ec;
       padding: 6px 8px; margin: 4px 0; font-size: 12px; }
 """

@@ -41,7 +41,7 @@ def maps_view(maps: dict[str, Any], *, plain: bool) -> RenderableType:
     """
     expected = np.atleast_2d(np.asarray(maps["expected"], dtype=float))
     actual = np.atleast_2d(np.asarray(maps["actual"], dtype=float))
-    scale = _scale(maps.get("scale"), expected, actual)
+    scale = scale_of(maps.get("scale"), expected, actual)
     grid = Table.grid(padding=(0, 3))
     for _ in range(3):
         grid.add_column(no_wrap=True)
@@ -61,7 +61,7 @@ def maps_text(maps: dict[str, Any], width: int = 100) -> str:
     return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines())
 
 
-def _scale(given: Any, *grids: np.ndarray) -> float:
+def scale_of(given: Any, *grids: np.ndarray) -> float:
     """The magnitude drawn at full colour: the given one, else the largest finite value shown."""
     if isinstance(given, (int, float)) and math.isfinite(given) and given > 0:
         return float(given)
@@ -90,12 +90,18 @@ def _cell(value: float, scale: float, plain: bool) -> tuple[str, Style | str]:
     """The two characters and the style of one value."""
     if math.isnan(value):
         return (_NAN_GLYPH + " ", "") if plain else ("??", _NAN_STYLE)
-    t = max(-1.0, min(1.0, value / scale))
     if plain:
+        t = max(-1.0, min(1.0, value / scale))
         return next(glyph for bound, glyph, _ in _GLYPHS if t <= bound) + " ", ""
+    return "  ", Style(bgcolor=Color.from_rgb(*cell_rgb(value, scale)))
+
+
+def cell_rgb(value: float, scale: float) -> tuple[int, int, int]:
+    """The colour of a finite value on the diverging scale: red below zero, near white at it, blue above."""
+    t = max(-1.0, min(1.0, value / scale))
     end = _NEGATIVE if t < 0 else _POSITIVE
     r, g, b = (int(round(c)) for c in _ZERO + abs(t) * (end - _ZERO))
-    return "  ", Style(bgcolor=Color.from_rgb(r, g, b))
+    return r, g, b
 
 
 def _legend(scale: float, plain: bool, has_nan: bool) -> Text:
