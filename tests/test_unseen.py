@@ -129,28 +129,23 @@ def test_no_blocked_by_for_a_step_graded_with_references(grader, tmp_path):
     assert embed and all(t.status == "failed" and "blocked" not in t.message for t in embed), failures(cls)
 
 
-@pytest.fixture(scope="module")
-def own_steps_grader():
-    """As in the student release: no references, earlier steps are the student's own."""
-    instance = Grader(GradeOptions(hidden=False, references=False, timeout=90.0,
-                                   steps=("05_attention", "06_block")))
-    yield instance
-    instance.close()
+def own_steps(grader, folder: Path) -> StepResult:
+    """Step 06 as in the student release: no references, so steps 01-05 are the student's own."""
+    return grader.grade_step(get_step("06_block"), folder, {}, replace(grader.options, references=False))
 
 
-def test_blocked_by_only_when_the_own_earlier_step_fails_and_the_step_itself_does_not(own_steps_grader,
-                                                                                        tmp_path):
+def test_blocked_by_only_when_the_own_earlier_step_fails_and_the_step_itself_does_not(grader, tmp_path):
     wrong_attention = BY_ID["05_attention/scale_by_d"].source()
     folder = write_submission(tmp_path / "blocked", {"05_attention": wrong_attention,
                                                      "06_block": step_file(SOLUTIONS, "06_block").read_text()})
-    _, block_step = own_steps_grader.grade(folder).steps
+    block_step = own_steps(grader, folder)
     blocks = [t for t in block_step.tests if t.name.startswith("block")]
     assert blocks and all(t.status == "blocked" and t.message.startswith("blocked by 05_attention")
                           for t in blocks), failures(block_step)
 
     folder = write_submission(tmp_path / "own", {"05_attention": wrong_attention,
                                                  "06_block": BY_ID["06_block/sigmoid_gelu"].source()})
-    _, block_step = own_steps_grader.grade(folder).steps
+    block_step = own_steps(grader, folder)
     blocks = [t for t in block_step.tests if t.name.startswith("block")]
     assert blocks and all(t.status == "failed" and "blocked" not in t.message
                           and "block uses your mlp, which fails too" in t.message for t in blocks), \
