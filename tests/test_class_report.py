@@ -206,3 +206,15 @@ def test_grade_report_on_a_real_submission_names_its_known_mistake(tmp_path: Pat
     assert outcome.exit_code == 1, outcome.output
     mistakes = [text for kind, text in Page(report.read_text()).rows if kind == "mistake" and "01_flatten" in text]
     assert mistakes and mistakes[0].startswith("1 01_flatten") and " 9 " in mistakes[0]
+
+
+def test_an_unseen_mistake_is_named_by_the_structure_the_judge_found() -> None:
+    body = ("patchify: wrong values.\nfirst wrong at patch P{p} [index {i}]: got 0.5, expected 2\n"
+            "{n} of 150528 values wrong; tolerance |got - expected| <= 0.0001 + 0.0001·|expected|\n")
+    reversed_rows = "Your patches are the right ones in the wrong order: reversed (your first is the expected last)."
+    both = [student(name, flatten(0, "failed", body.format(p=p, i=p - 1, n=n) + reversed_rows))
+            for name, p, n in (("ann", 1, 150000), ("eve", 7, 149000))]
+    bare = student("max", flatten(0, "failed", body.format(p=2, i=1, n=10)))
+    names = {m.name: sorted(m.students) for m in common_mistakes(both + [bare])}
+    assert names == {f"patchify: wrong values. {reversed_rows}": ["ann", "eve"],
+                     "patchify: wrong values.": ["max"]}

@@ -27,6 +27,8 @@ MISTAKE_STATUSES = ("failed", "error", "timeout")
 _KNOWN = re.compile(r"Known mistake: (?P<title>.+?) \(lecture pages? (?P<page>[\d\-–, ]+)\)")
 # Standalone numbers only: `line 3` varies between students, `04_cls.py` and `P63` do not.
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w|\.\d)")
+# The line of a wrong-values message that counts them; a diagnosis, if any, follows it.
+_COUNT_LINE = re.compile(r"values wrong; tolerance")
 #: Score-distribution bins: (label, lowest fraction of the step's points, highest).
 BINS = (("0", 0.0, 0.0), ("1–24 %", 1e-9, 0.25), ("25–49 %", 0.25, 0.5), ("50–74 %", 0.5, 0.75),
         ("75–99 %", 0.75, 1.0), ("100 %", 1.0, 1.0))
@@ -93,7 +95,19 @@ def _named(step: StepResult, status: str, message: str) -> CommonMistake:
     headline = first_line(clean(message)) or look(status)[2]
     if status == "timeout":
         headline = "timed out"
+    elif finding := _finding(clean(message)):
+        headline = f"{headline} {finding}"
     return CommonMistake(step.id, _NUMBER.sub("…", headline), step.pages, False)
+
+
+def _finding(message: str) -> str:
+    """What the structure of a wrong output shows (the judge's diagnosis, on the line after the
+    count of wrong values), or empty: it names an unseen mistake better than `wrong values` does."""
+    lines = [line.strip() for line in message.splitlines()]
+    for i, line in enumerate(lines[:-1]):
+        if _COUNT_LINE.search(line):
+            return lines[i + 1]
+    return ""
 
 
 def score_bins(results: list[SubmissionResult], step_id: str) -> list[int]:
