@@ -99,6 +99,7 @@ def partial(source: Path, tmp_path_factory) -> dict:
         shutil.copyfile(paths.step_file(paths.SOLUTIONS, step_id), exercises / f"{step_id}.py")
     (exercises / "02_project.py").write_text(NO_BIAS.source())
     (exercises.parent / "notes.md").write_text("my notes")
+    (exercises / "04_CLS.py").write_text("def prepend_cls(): pass\n")  # misnamed: left aside, with a hint
     (root / "submission" / "__MACOSX").mkdir()
     (root / "submission" / "__MACOSX" / "._01_flatten.py").write_bytes(b"\x00\x05\x16\x07")
     return run(root)[0]
@@ -122,6 +123,7 @@ def test_partial_submission_scores_its_right_steps_and_names_the_mistake(partial
     assert any("Known mistake" in t["output"] for t in project)
     assert "Graded 3 step file(s) from vit-exercises-main/exercises" in partial["output"]
     assert "notes.md" in partial["output"] and "__MACOSX" not in partial["output"]
+    assert "04_CLS.py (did you mean 04_cls.py?)" in partial["output"]
 
 
 def _empty(submission: Path) -> None:

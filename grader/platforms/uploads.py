@@ -50,7 +50,7 @@ class Upload:
         where = self.folder.relative_to(root).as_posix() if self.folder != root else "the top of your upload"
         lines = [f"Graded {len(self.files)} step file(s) from {where}: {', '.join(sorted(self.files))}."]
         if self.ignored:
-            lines.append(f"Not graded (not step files): {_listing(self.ignored)}.")
+            lines.append(f"Not graded (not step files): {_listing([_hint(f) for f in self.ignored])}.")
         return "\n".join(lines)
 
 
@@ -144,12 +144,18 @@ def _no_step_files(files: list[str]) -> str:
                 "archives inside the upload are not unpacked. " + _WHAT_TO_UPLOAD)
     python = [f for f in files if f.lower().endswith(".py")]
     if python:
-        hints = [f"{f} (did you mean {close[0]}?)" if (close := difflib.get_close_matches(
-                 Path(f).name.lower(), _STEP_NAMES, n=1, cutoff=0.5)) else f for f in python]
-        return ("No file has a step's name, so nothing was graded. Found: " + _listing(hints)
+        return ("No file has a step's name. Found: " + _listing([_hint(f) for f in python])
                 + ". The names must be exactly 01_flatten.py, 02_project.py, 03_position.py, 04_cls.py, "
                 "05_attention.py, 06_block.py, 07_head.py, 08_occlusion.py.")
     return f"Your upload holds no Python files (found: {_listing(files)}). " + _WHAT_TO_UPLOAD
+
+
+def _hint(name: str) -> str:
+    """A misnamed Python file with the step name it was probably meant to have."""
+    if not name.lower().endswith(".py"):
+        return name
+    close = difflib.get_close_matches(Path(name).name.lower(), _STEP_NAMES, n=1, cutoff=0.5)
+    return f"{name} (did you mean {close[0]}?)" if close else name
 
 
 def _listing(names: list[str]) -> str:
