@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -27,8 +28,10 @@ runner = CliRunner()
 
 SHIPPED = {"README.md", "pyproject.toml", ".gitignore", "exercises", "grader", "fixtures"}
 NEVER_SHIPPED = ("solutions", "tests", "fixtures/hidden", "grader/mistakes", "grader/fixtures/build.py",
-                 "grader/cli/release.py", "grader/cli/validate.py", "grader/bench.py",
-                 "grader/platforms", "grader/cli/autograder.py")
+                 "grader/cli/release.py", "grader/cli/validate.py", "grader/bench.py", "grader/cli/grade.py",
+                 "grader/cli/fixtures.py", "grader/platforms", "grader/cli/autograder.py", "grader/cli/gradebook.py")
+#: What a student runs; `vitgrade --help` in the release lists exactly these.
+STUDENT_COMMANDS = {"check", "list", "predict", "show"}
 # The instructor's kit is installed in editable mode here; its import hook would quietly supply
 # any module the release lacks. This sitecustomize removes the hook in every process a check starts.
 WITHOUT_EDITABLE_HOOK = ('import sys\nsys.meta_path[:] = [f for f in sys.meta_path '
@@ -81,6 +84,21 @@ def test_readme_explains_checking_and_grading(release):
                   "memory limit", "not attempted"):
         assert words in readme, words
     assert "solutions/" not in readme
+
+
+def test_pyproject_is_a_students(release):
+    kit = tomllib.loads((paths.KIT_ROOT / "pyproject.toml").read_text())
+    student = tomllib.loads((release / "pyproject.toml").read_text())
+    assert student["project"]["dependencies"] == kit["project"]["dependencies"]
+    assert any(d.startswith("pytest") for d in student["project"]["dependencies"])  # the grader runs pytest
+    assert student["project"]["scripts"] == {"vitgrade": "grader.cli:main"}
+    assert "optional-dependencies" not in student["project"]
+    assert "solutions" not in student["project"]["description"]
+    pytest_options = student["tool"]["pytest"]["ini_options"]
+    assert "testpaths" not in pytest_options and "markers" not in pytest_options
+    shipped = {p.name for p in release.iterdir()}
+    named = {name for name in pytest_options["norecursedirs"] if "*" not in name}
+    assert named and named <= shipped, named - shipped
 
 
 # ------------------------------------------------------------------ no answers in it
@@ -234,6 +252,19 @@ def test_check_runs_inside_the_release(release, tmp_path):
     assert second.returncode == 0, second.stdout + second.stderr
     assert "10/10" in second.stdout and "Traceback" not in second.stdout + second.stderr
 
+
+def test_the_release_offers_students_their_commands_only(release, tmp_path):
+    (tmp_path / "sitecustomize.py").write_text(WITHOUT_EDITABLE_HOOK)
+    help_text = _vitgrade(release, tmp_path, "--help")
+    assert help_text.returncode == 0, help_text.stderr
+    listed = set(re.findall(r"^│ (\w+) ", help_text.stdout, re.MULTILINE)) - {"--help"}
+    assert listed == STUDENT_COMMANDS, help_text.stdout
+    assert "Instructors" not in help_text.stdout and "release" not in help_text.stdout
+
     build = _vitgrade(release, tmp_path, "fixtures", "build")
-    assert build.returncode == 2 and "instructor command" in build.stderr, build.stdout + build.stderr
+    assert build.returncode == 2 and "No such command" in build.stderr, build.stdout + build.stderr
     assert "Traceback" not in build.stderr
+
+    # pytest run in the release collects only tests a student writes: none yet, and no grader suite
+    collected = _python(release, tmp_path, "import pytest, sys; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider']))")
+    assert collected.returncode == 5 and "no tests ran" in collected.stdout, collected.stdout + collected.stderr

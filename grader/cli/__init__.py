@@ -9,13 +9,16 @@ import importlib
 
 import typer
 
+_STUDENT_HELP = ("Auto-graded exercises for the Vision Transformer lecture (vision1.pdf).\n\n"
+                 "Students: `vitgrade check 01_flatten` after editing exercises/01_flatten.py; "
+                 "`vitgrade list` for progress.")
+_INSTRUCTOR_HELP = (" Instructors: `vitgrade validate`, `vitgrade fixtures build`, `vitgrade release OUT`. "
+                    "CI: `vitgrade grade SUBMISSION --format json|junit|gradescope`. "
+                    "A class on Gradescope: `vitgrade autograder gradescope`.")
+
 app = typer.Typer(
     name="vitgrade",
-    help="Auto-graded exercises for the Vision Transformer lecture (vision1.pdf).\n\n"
-    "Students: `vitgrade check 01_flatten` after editing exercises/01_flatten.py; "
-    "`vitgrade list` for progress. Instructors: `vitgrade validate`, `vitgrade fixtures build`, "
-    "`vitgrade release OUT`. CI: `vitgrade grade SUBMISSION --format json|junit|gradescope`. "
-    "A class on Gradescope: `vitgrade autograder gradescope`.",
+    help=_STUDENT_HELP,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -26,22 +29,24 @@ def _root() -> None:
     """Keeps `vitgrade COMMAND` a group even where a release ships a single command."""
 
 
-# (command name, "module:function"); a module that is absent (e.g. in the student release) is skipped.
-_COMMANDS = [
-    ("list", "grader.cli.list_steps:list_steps"),
-    ("check", "grader.cli.check:check"),
-    ("grade", "grader.cli.grade:grade"),
-    ("gradebook", "grader.cli.gradebook:gradebook"),
-    ("validate", "grader.cli.validate:validate"),
-    ("predict", "grader.cli.predict:predict"),
-    ("release", "grader.cli.release:release"),
-    ("bench", "grader.cli.bench:bench"),
+STUDENT, INSTRUCTOR = "student", "instructor"
+# (command name, "module:function", who uses it). A module that is absent is skipped: the student
+# release (`vitgrade release`) leaves out every instructor command's module.
+COMMANDS = [
+    ("list", "grader.cli.list_steps:list_steps", STUDENT),
+    ("check", "grader.cli.check:check", STUDENT),
+    ("grade", "grader.cli.grade:grade", INSTRUCTOR),
+    ("gradebook", "grader.cli.gradebook:gradebook", INSTRUCTOR),
+    ("validate", "grader.cli.validate:validate", INSTRUCTOR),
+    ("predict", "grader.cli.predict:predict", STUDENT),
+    ("release", "grader.cli.release:release", INSTRUCTOR),
+    ("bench", "grader.cli.bench:bench", INSTRUCTOR),
 ]
-# (group name, "module:typer app")
-_GROUPS = [
-    ("fixtures", "grader.cli.fixtures:app"),
-    ("show", "grader.cli.show:app"),
-    ("autograder", "grader.cli.autograder:app"),
+# (group name, "module:typer app", who uses it)
+GROUPS = [
+    ("fixtures", "grader.cli.fixtures:app", INSTRUCTOR),
+    ("show", "grader.cli.show:app", STUDENT),
+    ("autograder", "grader.cli.autograder:app", INSTRUCTOR),
 ]
 
 
@@ -56,12 +61,17 @@ def _load(target: str):
     return getattr(module, attr)
 
 
-for _name, _target in _COMMANDS:
+_instructor_commands = 0
+for _name, _target, _audience in COMMANDS:
     if (_function := _load(_target)) is not None:
         app.command(_name)(_function)
-for _name, _target in _GROUPS:
+        _instructor_commands += _audience == INSTRUCTOR
+for _name, _target, _audience in GROUPS:
     if (_group := _load(_target)) is not None:
         app.add_typer(_group, name=_name)
+        _instructor_commands += _audience == INSTRUCTOR
+if _instructor_commands:  # the kit, not the student release: say what instructors and CI run
+    app.info.help = _STUDENT_HELP + _INSTRUCTOR_HELP
 
 
 def main() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Annotated
@@ -19,13 +20,23 @@ import typer
 from grader import paths
 from grader.cli.common import fail, out
 
+def _instructor_modules() -> tuple[str, ...]:
+    """`cli/grade.py` and the like: the modules of every command students do not use."""
+    from grader.cli import COMMANDS, GROUPS, INSTRUCTOR
+
+    modules = [target.split(":")[0] for _, target, audience in COMMANDS + GROUPS if audience == INSTRUCTOR]
+    return tuple(module.removeprefix("grader.").replace(".", "/") + ".py" for module in modules)
+
+
 #: Inside grader/: what students must not get (instructor-only, or it gives answers away).
-GRADER_LEFT_OUT = ("mistakes", "fixtures/build.py", "cli/release.py", "cli/validate.py",
-                   "bench.py", "cli/bench.py", "platforms", "cli/autograder.py")
+GRADER_LEFT_OUT = ("mistakes", "fixtures/build.py", "bench.py", "platforms") + _instructor_modules()
 #: Fixture folders shipped; everything else in the manifest (the hidden cases) stays behind.
 FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
-#: Files copied as they are from the kit's root.
-ROOT_FILES = ("pyproject.toml", ".gitignore")
+#: Files copied as they are from the kit's root (pyproject.toml is written for students instead).
+ROOT_FILES = (".gitignore",)
+#: The kit's pyproject sections a student needs as they are; its pytest section points at tests/.
+STUDENT_DESCRIPTION = "Exercises for the Vision Transformer lecture, checked step by step by vitgrade."
+PYPROJECT_SECTIONS = ("build-system", "project", "project.scripts", "tool.setuptools.packages.find")
 #: Kit folders a release must never be written into (it would copy or delete itself).
 _SOURCE_FOLDERS = ("exercises", "solutions", "grader", "fixtures", "tests", ".git")
 
@@ -65,6 +76,8 @@ def release(
     shipped_manifest = {**manifest, "files": shipped}  # checkpoint, photos, versions: unchanged
     (fixtures / paths.MANIFEST).write_text(json.dumps(shipped_manifest, indent=2, sort_keys=True) + "\n")
     (target / "README.md").write_text(student_readme(manifest), encoding="utf-8")
+    (target / "pyproject.toml").write_text(
+        student_pyproject((paths.KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8")), encoding="utf-8")
     if problems := verify(fixtures, load_manifest(fixtures)):
         fail(f"the release's fixtures do not match its manifest: {problems[0]}")
     _summary(target, files, manifest)
@@ -166,10 +179,36 @@ def _summary(target: Path, files: dict[str, Path], manifest: dict) -> None:
     out.print(f"  fixtures/   {count('fixtures/checkpoint/')} checkpoint, "
               f"{count('fixtures/photos/')} photographs, {count('fixtures/visible/')} visible fixture files, "
               "manifest.json", markup=False)
-    out.print("  README.md (for students), " + ", ".join(n for n in ROOT_FILES if n in files), markup=False)
+    out.print("  README.md and pyproject.toml (for students), " + ", ".join(n for n in ROOT_FILES if n in files),
+              markup=False)
     left = ["solutions/", f"fixtures/hidden/ ({hidden} files)", "tests/"]
     left += [f"grader/{p}" for p in GRADER_LEFT_OUT if (paths.KIT_ROOT / "grader" / p).exists()]
     out.print("left out: " + ", ".join(left), markup=False)
+
+
+def student_pyproject(kit_pyproject: str) -> str:
+    """The release's pyproject.toml: the kit's package, dependencies and `vitgrade` script, with
+    no test extra and a pytest section that keeps pytest out of grader/ (its hidden-suite runner
+    only works through `vitgrade check`), so `pytest` finds only tests a student writes."""
+    kept = [text for name, text in _toml_sections(kit_pyproject) if name in PYPROJECT_SECTIONS]
+    kept = [re.sub(r'(?m)^description = .*$', f"description = {json.dumps(STUDENT_DESCRIPTION)}", text)
+            for text in kept]
+    kept.append('[tool.pytest.ini_options]\n'
+                '# vitgrade check runs the step tests; pytest here collects only tests you write yourself.\n'
+                'norecursedirs = ["grader", "fixtures", ".*", "*.egg-info"]\n')
+    return "\n".join(kept)
+
+
+def _toml_sections(text: str) -> list[tuple[str, str]]:
+    """(table name, its text from the header to the next header) for each `[table]` of a TOML file."""
+    sections: list[tuple[str, str]] = []
+    for line in text.splitlines(keepends=True):
+        if line.startswith("[") and not line.startswith("[["):
+            sections.append((line.strip().strip("[]").strip(), line))
+        elif sections:
+            name, body = sections[-1]
+            sections[-1] = (name, body + line)
+    return [(name, body.rstrip("\n") + "\n") for name, body in sections]
 
 
 def student_readme(manifest: dict) -> str:
