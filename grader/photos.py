@@ -10,6 +10,8 @@ torch and timm are imported inside the functions, so that importing this module 
 from __future__ import annotations
 
 import os
+import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -66,6 +68,43 @@ class PhotoError(Exception):
     """A photograph that cannot be used; the message is one line for people."""
 
 
+#: A photograph for fixtures must fill the checkpoint's 224 x 224 input without being enlarged.
+MIN_SIDE = 224
+#: Modes Pillow cannot turn into RGB without clipping (16-bit and floating-point pixels).
+_UNCONVERTIBLE_MODES = frozenset({"I", "I;16", "I;16B", "I;16L", "I;16N", "F"})
+
+
+def fixture_photo(path: str | os.PathLike) -> Photo:
+    """Check a photograph given to `vitgrade fixtures build --photo` and describe it for the manifest.
+
+    Grayscale, palette, CMYK and translucent photographs are accepted: they become RGB exactly as
+    timm's and torchvision's loaders make them (alpha dropped), which is what the checkpoint sees.
+
+    Raises:
+        PhotoError: Missing, not an image, smaller than MIN_SIDE on its short side (the transform
+            would enlarge it), larger than Pillow's decompression-bomb limit, or 16-bit/float pixels.
+    """
+    from PIL import Image
+
+    resolved = Path(path).expanduser().resolve()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)  # above the limit: refused, not decoded
+        try:
+            with _opened(resolved) as image:
+                (width, height), mode = image.size, image.mode
+        except Image.DecompressionBombWarning:
+            raise PhotoError(_too_large(resolved)) from None
+    if mode in _UNCONVERTIBLE_MODES:
+        raise PhotoError(f"{path} has {mode} pixels (16-bit or floating point); save it as 8-bit RGB")
+    if min(width, height) < MIN_SIDE:
+        raise PhotoError(f"{path} is {width}x{height}: too small, the checkpoint's transform needs at "
+                         f"least {MIN_SIDE} pixels on the short side and would enlarge it")
+    _read_rgb(resolved)  # decodes every pixel: a truncated file fails here, in one line
+    return Photo(name=resolved.stem, path=resolved, title=resolved.stem,
+                 license="not recorded (given to `vitgrade fixtures build`)",
+                 credit="not recorded", origin=str(resolved))
+
+
 def load_pixels(path: str | os.PathLike) -> "torch.Tensor":
     """Read a photograph and apply the checkpoint's eval transform, stopping before normalization.
 
@@ -107,16 +146,32 @@ def load_image(path: str | os.PathLike) -> "torch.Tensor":
 
 def _read_rgb(path: Path):
     """Open with Pillow and convert to RGB, turning every failure into one PhotoError line."""
+    with _opened(path) as image:
+        # Dropping alpha, as convert does, is what timm's and torchvision's loaders do too.
+        return image.convert("RGB")
+
+
+@contextmanager
+def _opened(path: Path):
+    """Pillow's image at `path`; a missing file or one Pillow cannot read is one PhotoError line."""
     from PIL import Image, UnidentifiedImageError
 
     if not path.is_file():
         raise PhotoError(f"no such photograph: {path}")
     try:
         with Image.open(path) as image:
-            # Dropping alpha, as convert does, is what timm's and torchvision's loaders do too.
-            return image.convert("RGB")
-    except (UnidentifiedImageError, Image.DecompressionBombError, OSError, ValueError) as error:
+            yield image
+    except Image.DecompressionBombError:
+        raise PhotoError(_too_large(path)) from None
+    except (UnidentifiedImageError, OSError, ValueError) as error:
         raise PhotoError(f"not a readable image: {path} ({error})") from None
+
+
+def _too_large(path: Path) -> str:
+    from PIL import Image
+
+    return (f"{path} is too large: more than {Image.MAX_IMAGE_PIXELS:,} pixels, Pillow's limit against "
+            "decompression bombs; scale it down")
 
 
 def _eval_transform():

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -19,22 +19,31 @@ def build(
         metavar="SOURCE", help="stand-in, the hub id vit_tiny_patch16_224.augreg_in21k_ft_in1k, "
         "or a local .safetensors/.pth/.npz file.")] = "stand-in",
     out_dir: Annotated[Path, typer.Option("--out", metavar="DIR", help="Where to write.")] = paths.FIXTURES,
+    photo: Annotated[Optional[Path], typer.Option(
+        metavar="PATH", help="The sample photograph of the visible tests, e.g. the lecture's "
+        "newfoundland_31.jpg (default: fixtures/photos/cat.png). Grayscale, palette and RGBA "
+        "images become RGB as the checkpoint's loader makes them; at least 224 pixels a side.")] = None,
+    second_photo: Annotated[Optional[Path], typer.Option(
+        metavar="PATH", help="The second photograph, for the hidden tests (default: fixtures/photos/coffee.png).")] = None,
 ) -> None:
-    """Compute every step's fixtures with the checkpoint's own forward pass and write the manifest."""
+    """Compute every step's fixtures with the checkpoint's own forward pass and write the manifest,
+    which records the checkpoint's id and sha256 and each photograph's sha256 and origin.
+
+    The lecture's numbers: --checkpoint vit_tiny_patch16_224.augreg_in21k_ft_in1k --photo newfoundland_31.jpg
+    """
     from grader.checkpoint import CheckpointError
-    from grader.photos import PhotoError
+    from grader.fixtures.build import build as build_fixtures
+    from grader.photos import PhotoError, fixture_photo
     from grader.steps import STEP_IDS
 
-    try:
-        from grader.fixtures.build import build as build_fixtures
-    except ModuleNotFoundError as error:
-        if error.name != "grader.fixtures.build":
-            raise
-        fail("`fixtures build` is an instructor command: the student release has no fixture builder")
-
+    try:  # a bad photograph is refused before the checkpoint is loaded
+        photos = {role: fixture_photo(path) for role, path in (("sample", photo), ("second", second_photo))
+                  if path is not None}
+    except PhotoError as error:
+        fail(str(error))
     with progress("building fixtures", 2 + 2 * len(STEP_IDS)) as advance:
         try:
-            manifest = build_fixtures(checkpoint, out_dir, advance=advance)
+            manifest = build_fixtures(checkpoint, out_dir, advance=advance, photos=photos)
         except (CheckpointError, PhotoError) as error:
             fail(str(error))
     kind = manifest["checkpoint"]["kind"]
