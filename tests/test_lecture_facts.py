@@ -1,30 +1,147 @@
-"""The lecture's measured numbers (pages 3, 13, 33, 40, 43, 44), checked against the fixtures.
+"""The lecture's measured numbers (pages 3, 13, 17, 33, 40, 43, 44, 49), read from the fixtures.
 
-They hold only for the real checkpoint (`vit_tiny_patch16_224.augreg_in21k_ft_in1k`) on the
-lecture's photograph (newfoundland_31); otherwise they are skipped, saying which is missing.
+Each test reads one quantity from the fixtures' expected outputs and compares it with a table:
+- `lecture`: the values the transcript states, with their pages. They hold only for the real
+  checkpoint (`vit_tiny_patch16_224.augreg_in21k_ft_in1k`) on the lecture's photograph
+  (newfoundland_31); otherwise these tests are skipped, saying which is missing.
+- `own`: the same quantities for the checkpoint and sample photograph the fixtures were built
+  from (the stand-in, as committed), computed here independently of the fixture builder: timm's
+  model holding the checkpoint file's weights, the photograph through timm's own eval transform,
+  attention written out from the block's modules, the covers of page 42. These always run, so a
+  change that breaks a fact (the occlusion case on another grid, the P74/P60 indexing) fails today,
+  not on the day the real checkpoint arrives. Their numbers are the checkpoint's, never the lecture's.
 """
 from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
+from grader import paths
 from grader.fixtures.store import load_cases, load_manifest
 
 MANIFEST = load_manifest()
 SAMPLE = next(name for name, photo in MANIFEST["photos"].items() if photo["role"] == "sample")
+QUADRANTS = ((0, 0), (0, 112), (112, 0), (112, 112))  # top-left, top-right, bottom-left, bottom-right
+COVER, PATCH = 112, 16
 
 
-def _why_skipped() -> str | None:
+@dataclass(frozen=True)
+class Facts:
+    """One table: the same quantities, from the lecture or computed from the fixtures' checkpoint."""
+
+    source: str
+    top_class: int
+    top_probability: float
+    p63_features: tuple[float, ...]  # the first three of P63's 192 projected features
+    p74_to_p60: float  # block 4, head 1: the weight query P74 gives source P60
+    p74_to_cls: float
+    quadrants: tuple[float, ...]  # top-class probability with each 112 x 112 quarter covered
+    largest_drop_patch: int  # one-based: the patch whose cover lowers the top class most
+    largest_drop: float  # that change of probability (negative)
+    tokens: int  # CLS + 14 x 14 patches
+    scores: int  # attention scores per head: tokens x tokens
+
+
+#: Tolerances: the precision the lecture states each number with; the same for both tables.
+TOLERANCE = {"top_probability": 5e-6, "p63_features": 5e-4, "p74_to_p60": 5e-7, "p74_to_cls": 5e-7,
+             "quadrants": 5e-5, "largest_drop": 5e-7}
+
+LECTURE = Facts(
+    source="the lecture (vision1.pdf)",
+    top_class=256,  # Newfoundland, page 42
+    top_probability=0.9572675228,  # pages 3 and 40
+    p63_features=(-0.852, 1.339, 0.504),  # page 13
+    p74_to_p60=0.09088265,  # page 33: 9.088265 %
+    p74_to_cls=0.02089876,  # page 33: 2.089876 %
+    quadrants=(0.8300, 0.7962, 0.8454, 0.8216),  # page 43
+    largest_drop_patch=78,  # page 44: P78
+    largest_drop=-0.03836018,  # page 44: 3.836018 points
+    tokens=197,  # pages 17, 23
+    scores=38_809,  # page 49: 197 squared
+)
+
+
+def _lecture_skipped() -> str | None:
     if MANIFEST["checkpoint"]["kind"] != "real":
         return ("fixtures come from the seeded stand-in, not the lecture's checkpoint: rebuild with "
-                "`vitgrade fixtures build --checkpoint vit_tiny_patch16_224.augreg_in21k_ft_in1k`")
+                "`vitgrade fixtures build --checkpoint vit_tiny_patch16_224.augreg_in21k_ft_in1k "
+                "--photo newfoundland_31.jpg`")
     if "newfoundland_31" not in SAMPLE:
         return f"the sample photograph is {SAMPLE}, not the lecture's newfoundland_31 (Oxford-IIIT Pet)"
     return None
 
 
-pytestmark = pytest.mark.skipif(_why_skipped() is not None, reason=_why_skipped() or "")
-NEWFOUNDLAND = 256
+@functools.cache
+def own_facts() -> Facts:
+    """The table's quantities for the fixtures' own checkpoint and sample photograph, by timm."""
+    import timm
+    import torch
+    from PIL import Image
+    from safetensors.torch import load_file
+    from timm.data import create_transform, resolve_data_config
+
+    model = timm.create_model("vit_tiny_patch16_224", pretrained=False)
+    model.load_state_dict(load_file(paths.FIXTURES / MANIFEST["checkpoint"]["file"]))
+    model.eval()
+    transform = create_transform(**resolve_data_config(model=model))  # the checkpoint's eval transform
+    with Image.open(paths.FIXTURES / "photos" / SAMPLE) as photo:
+        image = transform(photo.convert("RGB")).unsqueeze(0)  # (1, 3, 224, 224)
+
+    with torch.inference_mode():
+        probabilities = model(image).softmax(-1)[0]
+        top = int(probabilities.argmax())
+        weights = _block_4_attention(model, image)  # (1, H, 197, 197)
+        quadrants = [_probability(model, _covered(image, top_, left, COVER), top) for top_, left in QUADRANTS]
+        grid = range(0, 224, PATCH)
+        covered = torch.cat([_covered(image, row, col, PATCH) for row in grid for col in grid])  # (196, ...)
+        drops = torch.cat([model(chunk).softmax(-1)[:, top] for chunk in covered.split(49)]) - probabilities[top]
+    return Facts(
+        source=f"{MANIFEST['checkpoint']['id']} ({MANIFEST['checkpoint']['kind']}) on {SAMPLE}, by timm",
+        top_class=top,
+        top_probability=float(probabilities[top]),
+        p63_features=tuple(model.patch_embed(image)[0, 62, :3].tolist()),  # P63 is patch index 62
+        p74_to_p60=float(weights[0, 0, 74, 60]),  # token 0 is CLS, so token k is patch Pk
+        p74_to_cls=float(weights[0, 0, 74, 0]),
+        quadrants=tuple(quadrants),
+        largest_drop_patch=int(drops.argmin()) + 1,
+        largest_drop=float(drops.min()),
+        tokens=int(model.pos_embed.shape[1]),
+        scores=int(weights.shape[-2] * weights.shape[-1]),
+    )
+
+
+def _block_4_attention(model, image):
+    """Softmax(q kᵀ / √d) of block 4, written out from its own modules (page 28)."""
+    x = model._pos_embed(model.patch_embed(image))  # (1, 197, 192): CLS prepended, position added
+    for block in model.blocks[:3]:
+        x = block(x)
+    attention = model.blocks[3].attn
+    B, N, D = x.shape
+    qkv = attention.qkv(model.blocks[3].norm1(x))  # (B, N, 3D): [q | k | v]
+    q, k, _ = qkv.reshape(B, N, 3, attention.num_heads, -1).permute(2, 0, 3, 1, 4)  # each (B, H, N, d)
+    return (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(-1)
+
+
+def _covered(image, top: int, left: int, size: int):
+    covered = image.clone()  # page 42: a fresh copy; normalized 0 is mid-gray
+    covered[:, :, top:top + size, left:left + size] = 0
+    return covered
+
+
+def _probability(model, image, target: int) -> float:
+    return float(model(image).softmax(-1)[0, target])
+
+
+@pytest.fixture(params=["own", "lecture"])
+def table(request) -> Facts:
+    if request.param == "lecture":
+        if (why := _lecture_skipped()) is not None:
+            pytest.skip(why)
+        return LECTURE
+    return own_facts()
 
 
 def _case(step: str, function: str, contains: str = ""):
@@ -37,29 +154,36 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(-1, keepdims=True)
 
 
-def test_newfoundland_9573_percent():  # pages 3 and 40
+def test_top_class_and_its_probability(table):  # pages 3 and 40
     probabilities = _softmax(_case("07_head", "vit_forward", "sample").expected.astype(np.float64))[0]
-    assert int(probabilities.argmax()) == NEWFOUNDLAND
-    assert probabilities[NEWFOUNDLAND] == pytest.approx(0.9572675228, abs=5e-6)
+    assert int(probabilities.argmax()) == table.top_class
+    assert probabilities[table.top_class] == pytest.approx(table.top_probability, abs=TOLERANCE["top_probability"])
 
 
-def test_p63_first_features():  # page 13
-    projected = _case("02_project", "project", "sample").expected
-    np.testing.assert_allclose(projected[0, 62, :3], [-0.852, 1.339, 0.504], atol=5e-4)
+def test_p63_first_features(table):  # page 13
+    projected = _case("02_project", "project", "sample").expected  # (1, 196, 192)
+    np.testing.assert_allclose(projected[0, 62, :3], table.p63_features, atol=TOLERANCE["p63_features"])
 
 
-def test_p74_attends_to_p60_in_block_4_head_1():  # page 33
-    weights = _case("05_attention", "attention_weights", "block 4").expected
-    assert weights[0, 0, 74, 60] == pytest.approx(0.09088265, abs=5e-7)
-    assert weights[0, 0, 74, 0] == pytest.approx(0.02089876, abs=5e-7)
+def test_p74_attends_to_p60_in_block_4_head_1(table):  # page 33
+    weights = _case("05_attention", "attention_weights", "block 4").expected  # (1, 3, 197, 197)
+    assert weights[0, 0, 74, 60] == pytest.approx(table.p74_to_p60, abs=TOLERANCE["p74_to_p60"])
+    assert weights[0, 0, 74, 0] == pytest.approx(table.p74_to_cls, abs=TOLERANCE["p74_to_cls"])
+    assert weights.shape[-2] * weights.shape[-1] == table.scores  # page 49
 
 
-def test_quadrant_table():  # page 43
-    quadrants = _case("08_occlusion", "quadrant_probabilities", "ViT").expected
-    np.testing.assert_allclose(quadrants, [0.8300, 0.7962, 0.8454, 0.8216], atol=5e-5)
+def test_token_count(table):  # pages 17, 23
+    case = _case("01_flatten", "count_tokens", "224px, 16px patches, cls=True")
+    assert case.expected == table.tokens
 
 
-def test_p78_is_the_largest_single_patch_drop():  # page 44
-    occlusion = _case("08_occlusion", "occlusion_map", "ViT").expected
-    assert int(occlusion.argmin()) == 77
-    assert occlusion.min() == pytest.approx(-0.03836018, abs=5e-7)
+def test_quadrant_table(table):  # page 43
+    case = _case("08_occlusion", "quadrant_probabilities", "ViT")
+    assert f"class {table.top_class}" in case.name  # the target is the photograph's top class
+    np.testing.assert_allclose(case.expected, table.quadrants, atol=TOLERANCE["quadrants"])
+
+
+def test_largest_single_patch_drop(table):  # page 44
+    occlusion = _case("08_occlusion", "occlusion_map", "ViT").expected  # (14, 14), row by row
+    assert int(occlusion.argmin()) + 1 == table.largest_drop_patch
+    assert occlusion.min() == pytest.approx(table.largest_drop, abs=TOLERANCE["largest_drop"])
