@@ -23,7 +23,8 @@ from tests.mutants.catalogue import MUTANTS
 runner = CliRunner()
 CHECKPOINT = {"id": "standin-vit-tiny", "kind": "stand-in", "sha256": "ab" * 32}
 # One known mistake under the two titles the feedback gives it (one per function it shows in).
-NO_SCALE = {f: next(m for m in CATALOGUE[f] if m.id == "no_scale") for f in ("attention_weights", "multi_head_attention")}
+NO_SCALE = {f: next(m for m in CATALOGUE[f] if m.id == "no_scale")
+            for f in ("attention_weights", "multi_head_attention")}
 SHORTER = min(NO_SCALE.values(), key=lambda m: len(m.title))
 
 
@@ -43,8 +44,9 @@ def attention(score: float, status: str, message: str = "", test_status: str | N
     return StepResult("05_attention", "Multi-head self-attention", "25-34", score, 20, status, [test])
 
 
-def flatten(score: float, status: str, message: str = "") -> StepResult:
-    test = Result("patchify · second photo", "hidden", status, score, 10, message)
+def flatten(score: float, status: str, message: str = "", printed: str = "") -> StepResult:
+    test = Result("patchify · second photo", "hidden", status, score, 10, message,
+                  output=printed, output_bytes=len(printed.encode()))
     return StepResult("01_flatten", "Normalize pixels and flatten 16x16 patches", "6-9, 48-49",
                       score, 10, status, [test])
 
@@ -62,11 +64,11 @@ OWN_CHAIN = StepResult("07_head", "Final CLS, class head and the whole ViT", "38
                                          0, 0, "your own chain does not reproduce the checkpoint yet")])
 CLASS = [
     student("zoe", flatten(10, "passed"), attention(20, "passed"), OWN_CHAIN),
-    student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at patch P2 [index 1]: got 3.5, expected 1.25"),
+    student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P2 [index 1]: got 3.5, expected 1.25"),
             attention(0, "failed", known("multi_head_attention"))),
-    student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at patch P9 [index 8]: got 0.5, expected 2"),
+    student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P9 [index 8]: got 0.5, expected 2"),
             attention(7.5, "failed", known("attention_weights"), maps=MAPS)),
-    student("carl", flatten(0, "timeout", "stopped after 90 s"),
+    student("carl", flatten(0, "timeout", "stopped after 90 s", printed="step 1 of 196\nstep 2 of 196\n"),
             attention(0, "failed", "attention_weights: wrong values." + "\n" + HOSTILE)),
     student("dina", flatten(0, "not_attempted", "the file is missing: not attempted"),
             attention(0, "failed", "blocked: 01_flatten fails, fix it first", test_status="blocked")),
@@ -174,6 +176,7 @@ def test_students_table_sorted_with_each_feedback_a_click_away(page: Page) -> No
     assert len(cells) == 2 * 6 and cells[6] == "#2166ac"  # the student's 0.5 at full blue
     assert "#f1c40f" in cells  # the NaN
     assert "stopped after 90 s" in carl and "timed out" in carl
+    assert "your code printed (28 bytes):\nstep 1 of 196\nstep 2 of 196" in carl  # under its test
     assert "01_flatten not attempted" in dina and "blocked" in dina
     assert zoe == "Feedback: every step passed"
     assert "alice" in [text.split()[0] for kind, text in page.rows if kind == "student"]  # not class/alice
@@ -204,14 +207,16 @@ def test_grade_report_on_a_real_submission_names_its_known_mistake(tmp_path: Pat
     report = tmp_path / "class.html"
     outcome = runner.invoke(app, ["grade", str(tmp_path / "class"), "--no-hidden", "--report", str(report)])
     assert outcome.exit_code == 1, outcome.output
-    mistakes = [text for kind, text in Page(report.read_text()).rows if kind == "mistake" and "01_flatten" in text]
+    rows = Page(report.read_text()).rows
+    mistakes = [text for kind, text in rows if kind == "mistake" and "01_flatten" in text]
     assert mistakes and mistakes[0].startswith("1 01_flatten") and " 9 " in mistakes[0]
 
 
 def test_an_unseen_mistake_is_named_by_the_structure_the_judge_found() -> None:
     body = ("patchify: wrong values.\nfirst wrong at patch P{p} [index {i}]: got 0.5, expected 2\n"
             "{n} of 150528 values wrong; tolerance |got - expected| <= 0.0001 + 0.0001·|expected|\n")
-    reversed_rows = "Your patches are the right ones in the wrong order: reversed (your first is the expected last)."
+    reversed_rows = ("Your patches are the right ones in the wrong order: "
+                     "reversed (your first is the expected last).")
     both = [student(name, flatten(0, "failed", body.format(p=p, i=p - 1, n=n) + reversed_rows))
             for name, p, n in (("ann", 1, 150000), ("eve", 7, 149000))]
     bare = student("max", flatten(0, "failed", body.format(p=2, i=1, n=10)))

@@ -80,7 +80,7 @@ def test_instructor_workflow_grades_a_roster_matrix_and_merges_the_results() -> 
     assert any(step.get("uses", "").startswith("actions/upload-artifact") for step in grade)
     for r in runs:
         for line in r.splitlines():
-            if "pip install" in line:  # the student's repository is never installed: its setup would run unconfined
+            if "pip install" in line:  # never the student's repository: its setup would run unconfined
                 assert line.split("pip install", 1)[1].split()[-1] in ("torch", "./kit", "."), line
     secrets = [(step.get("uses"), key) for step in steps(workflow)
                for key, value in step.get("with", {}).items() if "secrets." in str(value)]

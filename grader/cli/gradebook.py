@@ -16,7 +16,8 @@ def gradebook(
         metavar="RESULT...", help="Result files (`vitgrade grade --format json`), or folders of them.",
         show_default=False)],
     csv: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the CSV gradebook here.")] = None,
-    report: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the HTML class report here.")] = None,
+    report: Annotated[Optional[Path], typer.Option(
+        metavar="PATH", help="Write the HTML class report here.")] = None,
 ) -> None:
     """Merge result files graded elsewhere into one CSV gradebook and one class report.
 

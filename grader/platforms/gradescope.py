@@ -205,8 +205,8 @@ if [ "$status" -ne 0 ] || [ ! -s "$RESULTS" ]; then
         124|137) reason="grading did not finish within {whole} seconds, or ran out of memory" ;;
         *) reason="the grader stopped unexpectedly (exit status $status)" ;;
     esac
-    printf '{{"score": 0, "output": "Nothing was graded: %s. This is not your fault: tell your instructor (the autograder log has the details).", "tests": []}}\\n' \\
-        "$reason" > "$RESULTS"
+    message="Nothing was graded: $reason. This is not your fault: tell your instructor (the log has the details)."
+    printf '{{"score": 0, "output": "%s", "output_format": "text", "tests": []}}\\n' "$message" > "$RESULTS"
 fi
 exit 0
 """

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import PurePosixPath
 
-from grader.reports.shared import STANDIN_NOTE, clean, first_line, graded_tests, look, points
+from grader.reports.shared import (STANDIN_NOTE, clean, first_line, graded_tests, look, points,
+                                   printed_text)
 from grader.results import StepResult, SubmissionResult
 from grader.steps import STEPS, Step
 
@@ -157,7 +158,8 @@ def _short_names(results: list[SubmissionResult]) -> list[SubmissionResult]:
 def _header(results: list[SubmissionResult], title: str) -> str:
     totals = [r.score for r in results]
     top = results[0].max_score if results else 0
-    summary = (f"{len(results)} student{'s' if len(results) != 1 else ''} · mean {points(statistics.fmean(totals))} / {points(top)} · "
+    students = f"{len(results)} student{'s' if len(results) != 1 else ''}"
+    summary = (f"{students} · mean {points(statistics.fmean(totals))} / {points(top)} · "
                f"median {points(statistics.median(totals))} · full marks: "
                f"{sum(r.passed for r in results)}") if results else "no students"
     checkpoints = sorted({f"{r.checkpoint.get('id', '?')} ({r.checkpoint.get('kind', '?')})" for r in results})
@@ -193,7 +195,8 @@ def _histogram(counts: list[int], step_id: str) -> str:
         x = 5 + i * (bar + gap)
         h = round(80 * count / tallest)
         shapes.append(f'<rect x="{x}" y="{base - h}" width="{bar}" height="{max(h, 1)}" '
-                      f'fill="{_BIN_COLOURS[i]}"><title>{count} student{"" if count == 1 else "s"}: {label}</title></rect>'
+                      f'fill="{_BIN_COLOURS[i]}"><title>{count} student{"" if count == 1 else "s"}: '
+                      f'{label}</title></rect>'
                       f'<text x="{x + bar / 2}" y="{base - h - 4}" class="count">{count}</text>'
                       f'<text x="{x + bar / 2}" y="{base + 16}" class="bin">{escape(label)}</text>')
     return (f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="score distribution of '
@@ -210,7 +213,8 @@ def _status_bar(statuses: dict[str, int]) -> str:
 
 def _mistakes(mistakes: list[CommonMistake]) -> str:
     if not mistakes:
-        return '<section id="mistakes"><h2>Common mistakes</h2><p class="lead">None: every graded test passed.</p></section>'
+        return ('<section id="mistakes"><h2>Common mistakes</h2><p class="lead">None: every graded test '
+                'passed.</p></section>')
     rows = "".join(
         f'<tr class="mistake"><td class="num">{len(m.students)}</td><td>{escape(m.step)}</td>'
         f'<td>{escape(m.name)}{"" if m.known else " <span class=tag>no known mistake matched</span>"}</td>'
@@ -270,7 +274,9 @@ def _feedback(result: SubmissionResult) -> str:
             f'<li><b>{look(t.status)[0]} {escape(clean(t.name))}</b> <i>{look(t.status)[2]}'
             f'{", hidden test" if t.visibility == "hidden" else ""}</i>'
             f'{f"<pre>{escape(clean(t.message))}</pre>" if t.message else ""}'
-            f'{_maps(t.maps) if t.maps else ""}</li>' for t in tests)
+            f'{_maps(t.maps) if t.maps else ""}'
+            f'{f"<pre class=printed>{escape(printed_text(t))}</pre>" if t.output_bytes else ""}</li>'
+            for t in tests)
         notes = "".join(f'<li class="note">{escape(clean(n))}</li>' for n in step.notes)
         parts.append(f"{heading}<ul>{notes}{items}</ul>")
     if not parts:
@@ -355,6 +361,7 @@ summary { cursor: pointer; color: #0b5cad; }
 .tests li.note { color: #57606a; }
 .maps p { margin: 4px 0 2px; } .maps figure { display: inline-block; margin: 0 16px 0 0; }
 .maps figcaption { font-size: 12px; color: #57606a; } .maps svg { border: 1px solid #d8dee4; }
+pre.printed { background: #fffdf2; border-color: #eee3b8; }
 pre { white-space: pre-wrap; word-break: break-word; background: #f5f7f9; border: 1px solid #e4e8ec;
       padding: 6px 8px; margin: 4px 0; font-size: 12px; }
 """
