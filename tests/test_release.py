@@ -260,6 +260,9 @@ def test_the_release_offers_students_their_commands_only(release, tmp_path):
     listed = set(re.findall(r"^│ (\w+) ", help_text.stdout, re.MULTILINE)) - {"--help"}
     assert listed == STUDENT_COMMANDS, help_text.stdout
     assert "Instructors" not in help_text.stdout and "release" not in help_text.stdout
+    check_help = _vitgrade(release, tmp_path, "check", "--help")
+    assert check_help.returncode == 0 and "--submission" in check_help.stdout, check_help.stderr
+    assert "--solutions" not in check_help.stdout  # the release has no solutions to check
 
     build = _vitgrade(release, tmp_path, "fixtures", "build")
     assert build.returncode == 2 and "No such command" in build.stderr, build.stdout + build.stderr

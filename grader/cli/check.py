@@ -6,6 +6,7 @@ from typing import Annotated, Literal, Optional
 
 import typer
 
+from grader import paths
 from grader.cli.grading import exit_code, resolve_folder, resolve_steps, run_grader, write
 
 
@@ -15,7 +16,9 @@ def check(
     all_steps: Annotated[bool, typer.Option("--all", help="Check every step.")] = False,
     submission: Annotated[Optional[Path], typer.Option(
         metavar="DIR", help="Folder holding your step files. Default: exercises/.")] = None,
-    solutions: Annotated[bool, typer.Option("--solutions", help="Check the reference solutions.")] = False,
+    solutions: Annotated[bool, typer.Option(
+        "--solutions", help="Check the reference solutions.",
+        hidden=not paths.SOLUTIONS.is_dir())] = False,  # the student release has none
     format: Annotated[Literal["rich", "json", "junit"], typer.Option(
         help="rich: readable report; json: the result contract; junit: for CI test views.")] = "rich",
     output: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the report here.")] = None,
