@@ -83,8 +83,10 @@ def own_facts() -> Facts:
     from safetensors.torch import load_file
     from timm.data import create_transform, resolve_data_config
 
-    model = timm.create_model("vit_tiny_patch16_224", pretrained=False)
-    model.load_state_dict(load_file(paths.FIXTURES / MANIFEST["checkpoint"]["file"]))
+    with torch.device("meta"):  # no random initialisation: every weight comes from the file
+        model = timm.create_model("vit_tiny_patch16_224", pretrained=False)
+    weights = load_file(paths.FIXTURES / MANIFEST["checkpoint"]["file"])  # the stand-in is stored in float16
+    model.load_state_dict({name: tensor.float() for name, tensor in weights.items()}, strict=True, assign=True)
     model.eval()
     transform = create_transform(**resolve_data_config(model=model))  # the checkpoint's eval transform
     with Image.open(paths.FIXTURES / "photos" / SAMPLE) as photo:
