@@ -189,3 +189,21 @@ def test_largest_single_patch_drop(table):  # page 44
     occlusion = _case("08_occlusion", "occlusion_map", "ViT").expected  # (14, 14), row by row
     assert int(occlusion.argmin()) + 1 == table.largest_drop_patch
     assert occlusion.min() == pytest.approx(table.largest_drop, abs=TOLERANCE["largest_drop"])
+
+
+def _percent(value: float, digits: int) -> str:
+    return f"{100 * value:.{digits}f} %"  # as the README writes them
+
+
+def test_readme_states_the_lecture_table():
+    """The instructors' table in README.md and LECTURE above say the same numbers."""
+    readme = (paths.KIT_ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Reproduce the lecture's numbers"):]
+    section = section[:section.index("\n## ")]
+    stated = [f"class {LECTURE.top_class}", _percent(LECTURE.top_probability, 2), str(LECTURE.top_probability),
+              *(f"{v:.3f}".replace("-", "−") for v in LECTURE.p63_features),
+              _percent(LECTURE.p74_to_p60, 6), _percent(LECTURE.p74_to_cls, 6),
+              *(_percent(q, 2) for q in LECTURE.quadrants), f"P{LECTURE.largest_drop_patch}",
+              f"{-100 * LECTURE.largest_drop:.6f}", f"| {LECTURE.tokens} |", f"| {LECTURE.scores:,} |",
+              "vitgrade fixtures build --checkpoint vit_tiny_patch16_224.augreg_in21k_ft_in1k --photo newfoundland_31.jpg"]
+    assert [s for s in stated if s not in section] == []
