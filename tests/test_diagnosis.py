@@ -154,3 +154,26 @@ def test_covers_off_by_one_and_filled_with_the_mean():
     mean = image.copy()
     mean[..., 2:6, 3:7] = image.mean()
     assert "(the image's mean)" in said(cover, expected, mean)
+
+
+def test_heads_joined_in_another_order_are_seen_through_the_output_projection():
+    joined = rng.normal(size=(1, 5, 8))  # two heads of 4, side by side
+    W_o, b_o = rng.normal(size=(8, 8)), rng.normal(size=8)
+    swapped = np.concatenate([joined[..., 4:], joined[..., :4]], axis=-1)
+    mha = case("multi_head_attention", W_o=W_o, b_o=b_o)
+    assert "your joined heads are the right ones in another order: blocks of 4 (e.g. heads of d = 4) " \
+           "joined in the order 2, 1" in said(mha, joined @ W_o + b_o, swapped @ W_o + b_o)
+
+
+def test_a_checkpoint_parameter_is_named_when_the_offset_equals_it():
+    from grader.fixtures.store import load_manifest
+    from grader.paths import FIXTURES
+
+    checkpoint = str(FIXTURES / load_manifest()["checkpoint"]["file"])
+    from safetensors.numpy import load_file
+
+    b_o = load_file(checkpoint)["blocks.3.attn.proj.bias"].astype(np.float64)
+    tokens = rng.normal(size=(1, 5, b_o.size))
+    mha = SimpleNamespace(function="multi_head_attention", axes=["image", "token", "feature"], tensors={},
+                          args=[{"name": "b_o", "param": "blocks.3.b_o"}], extra={"checkpoint": checkpoint})
+    assert "it equals −`b_o`: `b_o` is left out" in said(mha, tokens + b_o, tokens)

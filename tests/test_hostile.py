@@ -280,7 +280,8 @@ def test_wrong_types_shapes_dtypes_and_nans_fail_with_exact_messages(grader, tmp
         "normalize · sample photo": "normalize must return a torch.Tensor; it returned list",
         "normalize · second photo": "normalize returned a numpy array; return a torch.Tensor",
         "normalize · random pixels": "normalize must return a torch.Tensor; it returned NoneType",
-        "patchify · sample photo": "patchify returned shape (1, 768, 196), expected (1, 196, 768).",
+        "patchify · sample photo": "patchify returned shape (1, 768, 196), expected (1, 196, 768).\n"
+                                   "Your result is the expected one transposed: its last two axes are swapped.",
         "patchify · second photo": "patchify returned a tensor of dtype torch.float16; expected torch.float32",
         "patchify · random 64x96 images, 8px patches":
             "patchify returned a tensor of dtype torch.int64; expected torch.float32",

@@ -99,6 +99,8 @@ class Grader:
         key = (step_id, visibility)
         if key not in self._cases:
             self._cases[key] = load_cases(step_id, visibility, self.options.fixtures, self.manifest)
+            for case in self._cases[key]:  # the diagnosis of a wrong value may read parameters
+                case.extra["checkpoint"] = self.checkpoint_file
         return self._cases[key]
 
     def _tampering(self) -> list[str]:

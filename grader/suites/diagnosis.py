@@ -1,13 +1,14 @@
 """What kind of mistake a wrong array shows, when no known mistake of the catalogue matches it.
 
-Every finding is checked on the numbers (got against expected, and the case's inputs where they
-help), never guessed from the student's file: a per-feature offset is reported only when
+Every finding is checked on the numbers (got against expected, and the call's arguments where they
+help: the case's tensors, or the checkpoint's parameters), never guessed from the student's file: a per-feature offset is reported only when
 got - expected is the same vector in every row, a factor only when got = c·expected everywhere with
 the fitted c, an order only when every row was found, exactly, at another place. Where nothing fits,
 `diagnose` says nothing. It runs only on failing cases, so it may afford a few passes over the arrays.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 import numpy as np
@@ -31,17 +32,20 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
         parts: for functions returning several tensors, every expected output by name.
     """
     e, g = np.asarray(expected, np.float64), np.asarray(got, np.float64)
-    if not np.isfinite(g).all() or e.size == 0:
+    if not np.isfinite(g).all() or e.size == 0 or e.ndim == 0:
         return []
-    if g.shape != e.shape:
-        return _shape_findings(e, g, tolerance)
-    close = _Closeness(tolerance)
-    if close(g, e):  # nothing is wrong: nothing to explain
+    try:
+        if g.shape != e.shape:
+            return _shape_findings(e, g, tolerance)
+        close = _Closeness(tolerance)
+        if close(g, e):  # nothing is wrong: nothing to explain
+            return []
+        for check in _CHECKS:
+            found = check(case, e, g, close, parts or {})
+            if found:
+                return [found]
+    except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
         return []
-    for check in _CHECKS:
-        found = check(case, e, g, close, parts or {})
-        if found:
-            return [found]
     return []
 
 
@@ -204,10 +208,10 @@ def _offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None
 def _named_vector(case: Any, offset: np.ndarray, close) -> str:
     """`; it equals −b_E` when the offset is (minus) one of the call's vector arguments."""
     for spec in getattr(case, "args", []):
-        tensor = case.tensors.get(spec.get("tensor", ""))
-        if tensor is None or tensor.ndim != 1 or tensor.shape != offset.shape or not np.abs(tensor).max() > 0:
+        value = _argument(case, spec["name"])
+        if value is None or value.shape != offset.shape or not np.abs(value).max() > 0:
             continue
-        t = np.asarray(tensor, np.float64)
+        t = np.asarray(value, np.float64)
         for factor, words in ((-1, "left out"), (1, "added twice"), (-2, "subtracted instead of added")):
             if close(offset, factor * t):
                 sign = "" if factor == 1 else ("−" if factor == -1 else "−2 × ")
@@ -348,15 +352,74 @@ def _block_order(perm: np.ndarray) -> tuple[int, list[int]] | None:
     return None
 
 
-def _feature_order(perm: np.ndarray, case: Any) -> str:
+def _feature_order(perm: np.ndarray, case: Any, whose: str = "Your features") -> str:
     block = _block_order(perm)
     if block:
         size, blocks = block
-        return (f"Your features are the right ones in another order: blocks of {size} "
+        return (f"{whose} are the right ones in another order: blocks of {size} "
                 f"(e.g. heads of d = {size}) joined in the order {', '.join(str(b + 1) for b in blocks)}; "
                 "join each row's heads side by side in order 1, 2, 3 (page 32).")
     moved = int((perm != np.arange(len(perm))).sum())
-    return f"Your features are the right ones in another order ({moved} of {len(perm)} moved)."
+    return f"{whose} are the right ones in another order ({moved} of {len(perm)} moved)."
+
+
+def _joined_heads(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """multi_head_attention: with W_o and b_o undone, the joined heads in another order."""
+    if case.function != "multi_head_attention":
+        return None
+    W_o, b_o = _argument(case, "W_o"), _argument(case, "b_o")
+    if W_o is None or b_o is None or W_o.shape != (e.shape[-1],) * 2 or b_o.shape != e.shape[-1:]:
+        return None
+    try:
+        inverse = np.linalg.inv(np.asarray(W_o, np.float64))
+    except np.linalg.LinAlgError:
+        return None
+    joined_e, joined_g = (e - b_o) @ inverse, (g - b_o) @ inverse  # (..., H*d), before W_o
+    loose = _Closeness((1e-3 * float(np.abs(joined_e).max()), 1e-3))  # the inverse amplifies rounding
+    perm = _matching(joined_e, joined_g, e.ndim - 1, loose)
+    if perm is None or (perm == np.arange(len(perm))).all():
+        return None
+    return _feature_order(perm, case, "With W_o and b_o undone, your joined heads")
+
+
+def _argument(case: Any, name: str) -> np.ndarray | None:
+    """A call argument's value: one of the case's tensors, or a parameter of the checkpoint."""
+    for spec in getattr(case, "args", []):
+        if spec.get("name") != name:
+            continue
+        if "tensor" in spec:
+            return case.tensors.get(spec["tensor"])
+        if "param" in spec and case.extra.get("checkpoint"):
+            return _checkpoint_parameter(case.extra["checkpoint"], spec["param"])
+    return None
+
+
+#: ViTParams names -> (timm state-dict name, stored transposed): the parameters the diagnosis reads.
+_STATE_NAMES = {"W_o": ("attn.proj.weight", True), "b_o": ("attn.proj.bias", False),
+                "b_1": ("mlp.fc1.bias", False), "b_2": ("mlp.fc2.bias", False),
+                "b_E": ("patch_embed.proj.bias", False), "b_head": ("head.bias", False)}
+
+
+def _checkpoint_parameter(path: str, param: str) -> np.ndarray | None:
+    """`b_E` or `blocks.3.W_o` in the lecture's layout, read from the checkpoint file (numpy, no torch)."""
+    block, _, name = param.rpartition(".")
+    if name not in _STATE_NAMES:
+        return None
+    key, transposed = _STATE_NAMES[name]
+    value = _checkpoint(path).get(f"{block}.{key}" if block else key)
+    if value is None:
+        return None
+    return np.asarray(value, np.float64).T if transposed else np.asarray(value, np.float64)
+
+
+@functools.lru_cache(maxsize=2)
+def _checkpoint(path: str) -> dict[str, np.ndarray]:
+    from safetensors.numpy import load_file
+
+    try:
+        return load_file(path)
+    except (OSError, ValueError):  # unreadable: the diagnosis just says less
+        return {}
 
 
 # ---------------------------------------------------------------- some rows wrong
@@ -495,4 +558,4 @@ def _cover_input(case: Any) -> np.ndarray | None:
 
 
 _CHECKS = (_cover, _probabilities, _sign, _transposed, _other_part, _scale, _offset, _input_added,
-           _reordered, _some_rows, _normalization, _approximate)
+           _reordered, _joined_heads, _some_rows, _normalization, _approximate)
