@@ -14,7 +14,8 @@ from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.runner import sandbox
 from grader.runner.judge import StepRun, run_suite
-from grader.runner.session import DEFAULT_MEMORY, Zygote
+from grader.runner.portable import start_workers
+from grader.runner.session import DEFAULT_MEMORY
 from grader.steps import STEP_IDS, STEPS, Step
 
 DEFAULT_TIMEOUT = 90.0  # seconds per step; a pure-Python loop implementation still fits
@@ -74,7 +75,7 @@ class Grader:
 
     def __init__(self, options: GradeOptions) -> None:
         self.options = options
-        self.zygote = Zygote()  # first: its torch import overlaps the fixture checks below
+        self.zygote = start_workers()  # first: its torch import overlaps the fixture checks below
         try:
             self.manifest = load_manifest(options.fixtures)
             self._manifest_sha256 = sha256_of(Path(options.fixtures) / MANIFEST)
@@ -85,7 +86,7 @@ class Grader:
             self.zygote.close()
             raise
         self.checkpoint_file = str(Path(options.fixtures) / self.manifest["checkpoint"]["file"])
-        self.confine = sandbox.can_confine()
+        self.confine = sandbox.can_confine() and not getattr(self.zygote, "portable", False)
         self._cases: dict[tuple[str, str], list] = {}
         if not self.confine:
             # With a partial sandbox the files are writable: read every case before any student

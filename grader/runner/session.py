@@ -159,8 +159,9 @@ class Zygote:
 class Worker:
     """One sandboxed worker for one step. Calls are synchronous, each with a deadline."""
 
-    def __init__(self, sock: socket.socket, c1_pid: int, zygote: Zygote) -> None:
+    def __init__(self, sock: socket.socket, c1_pid: int | None, zygote: Any, tree: Any = None) -> None:
         self._sock, self._c1, self._zygote = sock, c1_pid, zygote
+        self._tree = tree  # the portable runner's worker (`portable.Spawned`): the judge sees it end
         self._c2: int | None = None
         self.exit_info: dict[str, Any] | None = None
         self.functions: list[str] = []
@@ -176,6 +177,8 @@ class Worker:
             self.kill()
             raise WorkerGone("timeout", "time limit reached") from None
         except EOFError:
+            if self._tree is not None and self.exit_info is None:
+                self.exit_info = self._tree.ended()
             self.kill()
             raise WorkerGone("error", self._ended_message()) from None
         except (protocol.ProtocolError, OSError) as error:
@@ -249,6 +252,9 @@ class Worker:
         return self.exit_info
 
     def kill(self) -> None:
+        """End the worker's whole process tree: C1 and C2 take theirs along, a Spawned its group or job."""
+        if self._tree is not None:
+            self._tree.kill()
         for pid in (self._c2, self._c1):
             if pid:
                 try:

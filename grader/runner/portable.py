@@ -1,0 +1,312 @@
+"""The portable runner: workers started with `subprocess`, for machines where the zygote cannot run.
+
+The zygote (`zygote.py`) needs `os.fork`, `socket.send_fds`, the `resource` module and libc's
+`prctl`, `unshare` and `mount`: Linux only. macOS and Windows (or `VITGRADE_RUNNER=portable`) get
+this launcher instead, with the same interface (`spawn(init) -> Worker`, `reap()`, `close()`):
+
+    judge ── worker (`python -m grader.runner.spawned`: imports torch, runs student code)
+               └─ anything the student starts: same process group (POSIX) or Job Object (Windows)
+
+Each worker imports torch itself, so the next one is started while the current step runs. The
+judge reads the worker's output and its exit status directly, and at a time limit it ends the
+worker's whole tree: `killpg` on POSIX, the Job Object (else `taskkill /T`) on Windows.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import subprocess
+import sys
+import threading
+from typing import Any
+
+from grader.results import SandboxReport
+from grader.runner import protocol, sandbox
+from grader.runner.session import Worker
+
+WINDOWS = sys.platform == "win32"
+OUTPUT_KEPT = 16 * 1024  # bytes of the student's printing shown back to them, as the zygote keeps
+START_PATIENCE = 120.0  # seconds for a worker's Python to import torch on a slow laptop
+EXIT_PATIENCE = 2.0  # seconds a worker that closed its socket gets to finish exiting by itself
+
+
+def missing_tools() -> list[str]:
+    """What the zygote needs and this Python lacks: empty on Linux, where the zygote runs."""
+    missing = [name for name, present in (
+        ("os.fork", hasattr(os, "fork")), ("socket.send_fds", hasattr(socket, "send_fds")),
+        ("os.killpg", hasattr(os, "killpg"))) if not present]
+    try:
+        import resource  # noqa: F401 - Unix only
+    except ImportError:
+        missing.append("resource")
+    if not sys.platform.startswith("linux"):
+        return missing + [f"Linux's prctl/unshare/mount ({sys.platform})"]
+    return missing + [f"libc {name}" for name in ("prctl", "unshare", "mount") if not _in_libc(name)]
+
+
+def _in_libc(name: str) -> bool:
+    import ctypes
+
+    try:
+        return getattr(ctypes.CDLL(None), name, None) is not None
+    except (OSError, TypeError):
+        return False
+
+
+def use_portable() -> bool:
+    return os.environ.get("VITGRADE_RUNNER") == "portable" or bool(missing_tools())
+
+
+def start_workers():
+    """The zygote where it can run, else the portable launcher; both start importing torch now."""
+    from grader.runner.session import Zygote
+
+    return Launcher() if use_portable() else Zygote()
+
+
+class Launcher:
+    """Starts one subprocess worker per step, the next one always importing torch ahead of time."""
+
+    portable = True
+
+    def __init__(self) -> None:
+        self._env = {**sandbox.worker_environment(dict(os.environ)), "PYTHONIOENCODING": "utf-8"}
+        self._spare: Spawned | None = Spawned(self._env)
+        self._used: list[Spawned] = []
+        self.memory_refused: str | None = None  # why the OS refused a memory limit, once it did
+
+    def spawn(self, init: dict[str, Any]) -> Worker:
+        spawned, self._spare = self._spare or Spawned(self._env), None
+        try:
+            spawned.wait_started()
+        except (EOFError, OSError, protocol.ProtocolError) as error:
+            spawned.kill()
+            raise RuntimeError(f"a grading worker did not start: {error}") from None
+        refused = spawned.limit_memory(int(init["memory"]))
+        self.memory_refused = self.memory_refused or refused
+        protocol.send(spawned.sock, {"op": "init", **init})
+        self._used.append(spawned)
+        self._spare = Spawned(self._env)  # its torch import overlaps this step
+        return Worker(spawned.sock, None, self, tree=spawned)
+
+    def reap(self) -> int:
+        """End what finished steps left behind (a worker's tree is already ended when it closes)."""
+        ended = sum(spawned.kill() for spawned in self._used)
+        self._used = []
+        return ended
+
+    def close(self) -> None:
+        self.reap()
+        if self._spare is not None:
+            self._spare.kill()
+            self._spare = None
+
+    def report(self, memory: int) -> SandboxReport:
+        """What the workers got here, and what this platform could not give them."""
+        gib = f"{memory / 2**30:g} GiB"
+        layers = ["own process"]
+        missing = [f"namespaces and read-only view ({', '.join(missing_tools()) or 'VITGRADE_RUNNER'} "
+                   "unavailable): hidden files stay readable"]
+        if WINDOWS:
+            layers.append("Job Object: the whole process tree ends at the time limit")
+        else:
+            layers.append("own process group: ended as a whole at the time limit")
+            missing.append("subreaper (a process that starts its own session can outlive the step)")
+        why_no_limit = self.memory_refused or _memory_limit_refused()
+        if why_no_limit:
+            missing.append(f"memory limit ({why_no_limit})")
+        else:
+            layers.append(f"memory limit {gib}" + (" (Job Object)" if WINDOWS else " (RLIMIT_DATA)"))
+        layers.append("environment allow-list")
+        return SandboxReport(level="portable", layers=layers, missing=missing)
+
+
+def _memory_limit_refused() -> str | None:
+    """Why a worker gets no memory limit on this platform, or None when it gets one."""
+    if WINDOWS:
+        return None
+    if sys.platform == "darwin":
+        return "macOS applies RLIMIT_DATA to sbrk only, not to malloc's mmap"
+    try:
+        import resource  # noqa: F401 - Unix only
+    except ImportError:
+        return "no resource module"
+    return None
+
+
+class Spawned:
+    """One worker process, everything it starts, and what it prints (read here, in the judge)."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        ours, theirs = socket.socketpair()
+        self.sock, self._job, self._killed = ours, None, False
+        command = [sys.executable, "-m", "grader.runner.spawned"]
+        if WINDOWS:  # no fd passing: the socket is duplicated into the child by socket.share
+            flags = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW
+            self.process = subprocess.Popen(command + ["--share"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                            stderr=subprocess.STDOUT, env=env, creationflags=flags)
+            self._job = _windows_job(self.process)
+            shared = theirs.share(self.process.pid)
+            self.process.stdin.write(struct.pack("<I", len(shared)) + shared)
+            self.process.stdin.close()
+        else:
+            self.process = subprocess.Popen(command + [str(theirs.fileno())], pass_fds=(theirs.fileno(),),
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                            stderr=subprocess.STDOUT, env=env, start_new_session=True)
+        theirs.close()
+        self.output_head, self.output_bytes = bytearray(), 0
+        self._reader = threading.Thread(target=self._read_output, daemon=True)
+        self._reader.start()
+
+    def _read_output(self) -> None:
+        """Keep the first OUTPUT_KEPT bytes, count the rest: a worker printing forever never blocks."""
+        while chunk := self.process.stdout.read1(1 << 16):
+            self.output_bytes += len(chunk)
+            self.output_head += chunk[: max(0, OUTPUT_KEPT - len(self.output_head))]
+
+    def wait_started(self) -> None:
+        """Until torch is imported: the step's time limit starts after that, as with the zygote."""
+        self.sock.settimeout(START_PATIENCE)
+        header, _ = protocol.receive(self.sock)
+        if header.get("type") != "started":
+            raise protocol.ProtocolError(f"unexpected {header.get('type')!r}")
+
+    def limit_memory(self, limit: int) -> str | None:
+        """Windows: the Job Object's per-process limit (POSIX workers set RLIMIT_DATA themselves).
+        Returns why the limit was refused, or None."""
+        if not WINDOWS:
+            return None
+        if self._job is None:
+            return "no Job Object"
+        return _windows_memory_limit(self._job, limit)
+
+    def ended(self, patience: float = EXIT_PATIENCE) -> dict[str, Any]:
+        """How the worker ended, once its socket closed: its own exit if it comes within
+        `patience`, else it is killed and counted as having broken the connection."""
+        try:
+            code = self.process.wait(timeout=patience)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            code = protocol.EXIT_BROKEN
+        self.kill()  # whatever it started
+        self._reader.join(timeout=1.0)  # a grandchild holding the pipe open cannot stall grading
+        return {**_describe_exit(code), "output_bytes": self.output_bytes,
+                "output_head": bytes(self.output_head).decode("utf-8", "replace")}
+
+    def kill(self) -> int:
+        """End the worker and everything it started, once; returns 1 if the worker had not exited."""
+        if self._killed:
+            return 0
+        self._killed = True
+        running = self.process.returncode is None
+        if WINDOWS:
+            _end_windows_tree(self.process, self._job)
+            self._job = None
+        else:
+            try:  # once, right after the worker ended: a group id is reused only after the group empties
+                os.killpg(self.process.pid, 9)  # SIGKILL, to the process group the worker leads
+            except (ProcessLookupError, PermissionError):
+                pass
+        self.process.wait()
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+        return int(running)
+
+
+def _describe_exit(code: int) -> dict[str, Any]:
+    """Popen's return code in the zygote's terms: a negative code is the signal that ended it."""
+    if code < 0:
+        import signal
+
+        try:
+            name = signal.Signals(-code).name
+        except ValueError:
+            name = f"signal {-code}"
+        return {"signal": -code, "signal_name": name, "code": None}
+    return {"signal": None, "signal_name": None, "code": code}
+
+
+# ---------------------------------------------------------------- Windows: a Job Object via ctypes
+
+_JOB_EXTENDED_LIMITS = 9  # JobObjectExtendedLimitInformation
+_KILL_ON_JOB_CLOSE, _PROCESS_MEMORY = 0x2000, 0x100
+
+
+def _job_structure():
+    """JOBOBJECT_EXTENDED_LIMIT_INFORMATION, built on first use (ctypes.wintypes is Windows only)."""
+    import ctypes
+    from ctypes import wintypes
+
+    class Basic(ctypes.Structure):
+        _fields_ = [("PerProcessUserTimeLimit", ctypes.c_int64), ("PerJobUserTimeLimit", ctypes.c_int64),
+                    ("LimitFlags", wintypes.DWORD), ("MinimumWorkingSetSize", ctypes.c_size_t),
+                    ("MaximumWorkingSetSize", ctypes.c_size_t), ("ActiveProcessLimit", wintypes.DWORD),
+                    ("Affinity", ctypes.c_size_t), ("PriorityClass", wintypes.DWORD),
+                    ("SchedulingClass", wintypes.DWORD)]
+
+    class Extended(ctypes.Structure):
+        _fields_ = [("BasicLimitInformation", Basic), ("IoInfo", ctypes.c_uint64 * 6),
+                    ("ProcessMemoryLimit", ctypes.c_size_t), ("JobMemoryLimit", ctypes.c_size_t),
+                    ("PeakProcessMemoryUsed", ctypes.c_size_t), ("PeakJobMemoryUsed", ctypes.c_size_t)]
+
+    return Extended
+
+
+def _kernel32():
+    import ctypes
+    from ctypes import wintypes
+
+    kernel32 = ctypes.WinDLL("kernel32", use_last_error=True)
+    kernel32.CreateJobObjectW.restype = wintypes.HANDLE
+    kernel32.CreateJobObjectW.argtypes = (ctypes.c_void_p, wintypes.LPCWSTR)
+    kernel32.SetInformationJobObject.argtypes = (wintypes.HANDLE, ctypes.c_int, ctypes.c_void_p, wintypes.DWORD)
+    kernel32.AssignProcessToJobObject.argtypes = (wintypes.HANDLE, wintypes.HANDLE)
+    kernel32.TerminateJobObject.argtypes = (wintypes.HANDLE, wintypes.UINT)
+    kernel32.CloseHandle.argtypes = (wintypes.HANDLE,)
+    return kernel32
+
+
+def _set_job_limits(job: int, flags: int, memory: int = 0) -> bool:
+    import ctypes
+
+    info = _job_structure()()
+    info.BasicLimitInformation.LimitFlags = flags
+    info.ProcessMemoryLimit = memory
+    return bool(_kernel32().SetInformationJobObject(job, _JOB_EXTENDED_LIMITS, ctypes.byref(info),
+                                                    ctypes.sizeof(info)))
+
+
+def _windows_job(process: subprocess.Popen) -> int | None:
+    """A Job Object holding the worker (before it runs student code): closing or terminating it ends
+    every process inside. None where Windows refuses one; `taskkill /T` is the fallback."""
+    kernel32 = _kernel32()
+    job = kernel32.CreateJobObjectW(None, None)
+    if not job:
+        return None
+    if _set_job_limits(job, _KILL_ON_JOB_CLOSE) and kernel32.AssignProcessToJobObject(job, int(process._handle)):
+        return job
+    kernel32.CloseHandle(job)
+    return None
+
+
+def _windows_memory_limit(job: int, limit: int) -> str | None:
+    if _set_job_limits(job, _KILL_ON_JOB_CLOSE | _PROCESS_MEMORY, limit):
+        return None
+    import ctypes
+
+    return f"Job Object memory limit refused: {ctypes.FormatError(ctypes.get_last_error())}"
+
+
+def _end_windows_tree(process: subprocess.Popen, job: int | None) -> None:
+    if job is not None:
+        kernel32 = _kernel32()
+        kernel32.TerminateJobObject(job, 1)
+        kernel32.CloseHandle(job)
+    elif process.poll() is None:
+        subprocess.run(["taskkill", "/T", "/F", "/PID", str(process.pid)], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL, check=False)
+    if process.poll() is None:
+        process.kill()  # TerminateProcess

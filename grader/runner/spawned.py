@@ -1,0 +1,96 @@
+"""A worker of the portable runner (`portable.py`): `python -m grader.runner.spawned FD` (POSIX,
+the socket inherited as FD) or `... --share` (Windows, the socket arrives on stdin from
+`socket.share`).
+
+It imports torch, says `started`, waits for one step's init, then does what the zygote's C2 and
+C3 do between them: binds the earlier steps, limits its memory where the OS allows, and serves
+the judge's calls. Its stdout and stderr are a pipe the judge reads, so printing needs no capture here.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+from pathlib import Path
+
+from grader.runner import protocol, sandbox, worker
+from grader.runner.zygote import _preload
+
+PARENT_CHECK = 0.5  # seconds between checks that the judge is still there (POSIX)
+
+
+def main(argv: list[str]) -> None:
+    sock = _socket(argv)
+    _preload()
+    _watch_parent()
+    protocol.send(sock, {"type": "started", "pid": os.getpid()})
+    try:
+        header, _ = protocol.receive(sock)
+    except (EOFError, OSError, protocol.ProtocolError):
+        os._exit(0)  # a spare worker the judge no longer needs
+    init = {k: v for k, v in header.items() if k != "op"}
+    try:
+        worker.bind_earlier_steps(init["step"], Path(init["submission"]), init["references"])
+        context = worker.Context(init["checkpoint"], init["references"])
+        if sys.platform != "darwin":  # macOS ignores RLIMIT_DATA for malloc: the report says so
+            _limit_memory(int(init["memory"]))
+    except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
+        protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
+        os._exit(0)
+    _serve(sock, {**init, "_context": context})
+
+
+def _socket(argv: list[str]) -> socket.socket:
+    if argv[0] == "--share":  # Windows
+        stdin = sys.stdin.buffer
+        (length,) = struct.unpack("<I", stdin.read(4))
+        return socket.fromshare(stdin.read(length))
+    return socket.socket(fileno=int(argv[0]))
+
+
+def _limit_memory(limit: int) -> None:
+    """RLIMIT_DATA where the resource module exists (Windows: the judge's Job Object limits us)."""
+    try:
+        sandbox.limit_memory(limit)
+    except sandbox.Unavailable:
+        pass  # the judge's report names the missing memory limit
+
+
+def _serve(sock: socket.socket, init: dict) -> None:
+    """Serve until told to stop; the exit status says whether serving itself failed, as in C3."""
+    code = 0
+    try:
+        worker.serve(sock, init)
+    except MemoryError:
+        code = protocol.EXIT_NO_MEMORY
+    except BaseException:  # noqa: BLE001 - the exit code tells the judge this was not a clean stop
+        code = protocol.EXIT_BROKEN
+    finally:
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except BaseException:  # noqa: BLE001 - closed or replaced by the student's code
+            pass
+        os._exit(code)  # skip the interpreter's teardown of torch: the judge is waiting
+
+
+def _watch_parent() -> None:
+    """End this worker if the judge dies (POSIX has no parent-death signal outside Linux; on
+    Windows the Job Object does this): a killed judge must not leave a loop running."""
+    if os.name != "posix":
+        return
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        os._exit(protocol.EXIT_BROKEN)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
