@@ -6,6 +6,7 @@ Command modules import torch, timm and the grader's heavy parts inside their fun
 from __future__ import annotations
 
 import importlib
+import sys
 
 import typer
 
@@ -74,5 +75,14 @@ if _instructor_commands:  # the kit, not the student release: say what instructo
     app.info.help = _STUDENT_HELP + _INSTRUCTOR_HELP
 
 
+def _encodable_output() -> None:
+    """Windows writes pipes and files in its ANSI code page (cp1252), which has no ✓ or ✗: they
+    print as `?` instead of ending the report with a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+
+
 def main() -> None:
+    _encodable_output()
     app()

@@ -65,9 +65,9 @@ def _git_folder(root: Path) -> Path:
     dot_git = root / ".git"
     if not dot_git.is_file():
         return dot_git.resolve()
-    gitdir = (root / dot_git.read_text().partition("gitdir:")[2].strip()).resolve()
+    gitdir = (root / dot_git.read_text(encoding="utf-8").partition("gitdir:")[2].strip()).resolve()
     common = gitdir / "commondir"  # a worktree's objects live in the main checkout's git folder
-    return (gitdir / common.read_text().strip()).resolve() if common.is_file() else gitdir
+    return (gitdir / common.read_text(encoding="utf-8").strip()).resolve() if common.is_file() else gitdir
 
 
 class Grader:
@@ -114,6 +114,13 @@ class Grader:
     def close(self) -> None:
         self.zygote.close()
 
+    def _sandbox_level(self) -> str:
+        """`portable` (subprocess workers; `self.zygote.report(memory)` names their layers), else
+        `full` or `partial`."""
+        if getattr(self.zygote, "portable", False):
+            return "portable"
+        return "full" if self.confine else "partial"
+
     def grade(self, submission: Path, steps: tuple[str, ...] | None = None) -> SubmissionResult:
         submission = Path(submission).resolve()
         results: list[StepResult] = []
@@ -130,7 +137,7 @@ class Grader:
         checkpoint = {k: self.manifest["checkpoint"][k] for k in ("id", "kind", "sha256")}
         tampering = self._tampering()
         return SubmissionResult(submission=_display(submission), checkpoint=checkpoint, steps=results,
-                                sandbox="full" if self.confine else "partial", tampering=tampering)
+                                sandbox=self._sandbox_level(), tampering=tampering)
 
     def grade_step(self, step: Step, submission: Path, statuses: dict[str, str],
                    options: GradeOptions | None = None) -> StepResult:
@@ -154,6 +161,7 @@ class Grader:
         init = dict(step=step.id, submission=str(submission), functions=list(step.functions),
                     references=refs, checkpoint=self.checkpoint_file,
                     hide=_hidden_folders(Path(options.fixtures), submission), memory=options.memory, confine=self.confine)
+        self.zygote.wait_ready()  # importing torch is not the student's time
         run = StepRun(step=step, cases=cases, spawn=lambda: self.zygote.spawn(init),
                       deadline=time.monotonic() + options.timeout, limit_seconds=options.timeout,
                       step_statuses=statuses)

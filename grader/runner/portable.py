@@ -76,13 +76,20 @@ class Launcher:
         self._used: list[Spawned] = []
         self.memory_refused: str | None = None  # why the OS refused a memory limit, once it did
 
-    def spawn(self, init: dict[str, Any]) -> Worker:
-        spawned, self._spare = self._spare or Spawned(self._env), None
+    def wait_ready(self) -> None:
+        """Until the next worker has imported torch: a step's time limit starts after that."""
+        if self._spare is None:
+            self._spare = Spawned(self._env)
         try:
-            spawned.wait_started()
+            self._spare.wait_started()
         except (EOFError, OSError, protocol.ProtocolError) as error:
-            spawned.kill()
+            self._spare.kill()
+            self._spare = None
             raise RuntimeError(f"a grading worker did not start: {error}") from None
+
+    def spawn(self, init: dict[str, Any]) -> Worker:
+        self.wait_ready()
+        spawned, self._spare = self._spare, None
         refused = spawned.limit_memory(int(init["memory"]))
         self.memory_refused = self.memory_refused or refused
         protocol.send(spawned.sock, {"op": "init", **init})
@@ -140,7 +147,8 @@ class Spawned:
 
     def __init__(self, env: dict[str, str]) -> None:
         ours, theirs = socket.socketpair()
-        self.sock, self._job, self._killed = ours, None, False
+        self.sock, self._job = ours, None
+        self._started = self._killed = False
         command = [sys.executable, "-m", "grader.runner.spawned"]
         if WINDOWS:  # no fd passing: the socket is duplicated into the child by socket.share
             flags = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW
@@ -166,11 +174,14 @@ class Spawned:
             self.output_head += chunk[: max(0, OUTPUT_KEPT - len(self.output_head))]
 
     def wait_started(self) -> None:
-        """Until torch is imported: the step's time limit starts after that, as with the zygote."""
+        """Until the worker has imported torch (once; later calls return at once)."""
+        if self._started:
+            return
         self.sock.settimeout(START_PATIENCE)
         header, _ = protocol.receive(self.sock)
         if header.get("type") != "started":
             raise protocol.ProtocolError(f"unexpected {header.get('type')!r}")
+        self._started = True
 
     def limit_memory(self, limit: int) -> str | None:
         """Windows: the Job Object's per-process limit (POSIX workers set RLIMIT_DATA themselves).

@@ -120,7 +120,8 @@ class Zygote:
         theirs.close()
         self._ready = False
 
-    def _wait_ready(self) -> None:
+    def wait_ready(self) -> None:
+        """Until torch is imported: called before a step's time limit starts, which that is not part of."""
         if not self._ready:
             self._sock.settimeout(120)
             header, _ = protocol.receive(self._sock)
@@ -129,7 +130,7 @@ class Zygote:
             self._ready = True
 
     def spawn(self, init: dict[str, Any]) -> "Worker":
-        self._wait_ready()
+        self.wait_ready()
         protocol.send(self._sock, {"op": "spawn", **init})
         header, _ = protocol.receive(self._sock)
         _, fds, _, _ = socket.recv_fds(self._sock, 1, 1)

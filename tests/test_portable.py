@@ -1,0 +1,184 @@
+"""The portable runner, on a Linux simulating macOS and Windows: `tests/portable/sitecustomize.py`,
+first on PYTHONPATH, removes fork, fd passing, `resource` and libc's prctl/unshare/mount from the
+CLI and from every worker it starts. Also: the kit's own CI workflow (it cannot run here).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+import yaml
+
+from grader import paths
+from grader.runner.portable import Spawned, _describe_exit
+from grader.steps import STEP_IDS
+
+SIMULATION = Path(__file__).resolve().parent / "portable"
+LOOP = Path(__file__).resolve().parent / "hostile" / "loop"
+WORKFLOW = paths.KIT_ROOT / ".github" / "workflows" / "ci.yml"
+MARKER = f"vitgrade-portable-test-{uuid.uuid4().hex[:8]}"  # in every process the CLI starts
+
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                reason="simulates macOS/Windows on Linux, and looks for survivors in /proc")
+
+
+def simulated(*args: str) -> subprocess.Popen:
+    """`vitgrade ARGS` where the zygote cannot run, printing into a pipe in Windows' code page;
+    the marker travels to the workers, whose environment keeps VITGRADE_* variables."""
+    path = os.pathsep.join([str(SIMULATION), str(paths.KIT_ROOT), os.environ.get("PYTHONPATH", "")])
+    env = {**os.environ, "PYTHONPATH": path, "VITGRADE_TEST_MARKER": MARKER, "PYTHONIOENCODING": "cp1252"}
+    env.pop("VITGRADE_RUNNER", None)  # the simulation alone must choose the portable runner
+    return subprocess.Popen([sys.executable, "-m", "grader.cli", *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, encoding="cp1252", cwd=paths.KIT_ROOT)
+
+
+def survivors() -> list[int]:
+    """Processes carrying this test's marker: after a run, anything its workers left behind."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and int(entry) != os.getpid():
+            try:
+                environ = Path(f"/proc/{entry}/environ").read_bytes()
+            except OSError:
+                continue
+            if MARKER.encode() in environ:
+                found.append(int(entry))
+    return found
+
+
+@dataclass
+class Run:
+    """One finished CLI run."""
+
+    status: int
+    stdout: str
+    stderr: str
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory) -> dict:
+    """Two CLI runs at once (they overlap their workers' torch imports), then a look at /proc:
+    `grade --solutions` with hidden tests and a CSV gradebook, and a `check` of a step 03 that
+    loops forever ignoring signals, between correct steps 02 and 04."""
+    folder = tmp_path_factory.mktemp("portable")
+    loop = folder / "loop"
+    shutil.copytree(LOOP, loop)
+    for step_id in ("02_project", "04_cls"):
+        shutil.copyfile(paths.step_file(paths.SOLUTIONS, step_id), paths.step_file(loop, step_id))
+    started = {
+        "loop": simulated("check", "02", "03", "04", "--submission", str(loop), "--timeout", "5", "--format", "json"),
+        "solutions": simulated("grade", "--solutions", "--csv", str(folder / "gradebook.csv")),
+    }
+    seen: set[int] = set()  # the workers, seen while they run: the check below is not vacuous
+    while any(process.poll() is None for process in started.values()):  # the output fits the pipes
+        seen |= set(survivors())
+        time.sleep(0.2)
+    finished = {}
+    for name, process in started.items():
+        stdout, stderr = process.communicate(timeout=600)
+        finished[name] = Run(process.returncode, stdout, stderr)
+    gradebook = folder / "gradebook.csv"
+    rows = list(csv.DictReader(io.StringIO(gradebook.read_text(encoding="utf-8")))) if gradebook.exists() else []
+    return {**finished, "gradebook": rows[0] if rows else {}, "seen": seen, "survivors": survivors()}
+
+
+@linux_only
+def test_the_solutions_score_full_marks_in_the_portable_runner(runs):
+    run, row = runs["solutions"], runs["gradebook"]
+    assert run.status == 0, run.stdout[-3000:] + run.stderr[-3000:]
+    assert "Traceback" not in run.stderr
+    assert float(row["score"]) == float(row["max_score"]) == 100.0
+    assert [row[f"{step} status"] for step in STEP_IDS] == ["passed"] * 8
+    assert "Sandbox: portable" in run.stdout
+
+
+@linux_only
+def test_a_loop_times_out_and_costs_only_its_own_step(runs):
+    run = runs["loop"]
+    assert run.status == 1, run.stderr[-3000:]
+    contract = json.loads(run.stdout)
+    steps = {step["id"]: step for step in contract["steps"]}
+    assert list(steps) == ["02_project", "03_position", "04_cls"]
+    for step_id in ("02_project", "04_cls"):
+        assert steps[step_id]["status"] == "passed"
+        assert steps[step_id]["score"] == steps[step_id]["max_score"] > 0
+    looping = steps["03_position"]
+    assert looping["status"] == "timeout" and looping["score"] == 0
+    assert looping["tests"] and {t["status"] for t in looping["tests"]} == {"timeout"}
+    assert "time limit (5 s)" in looping["tests"][0]["message"]
+
+
+@linux_only
+def test_nothing_the_workers_started_survives(runs):
+    assert len(runs["seen"]) >= 4  # two judges and their workers
+    assert runs["survivors"] == []
+
+
+def test_a_worker_ended_by_a_signal_is_named_like_the_zygote_names_it():
+    assert _describe_exit(-9) == {"signal": 9, "signal_name": "SIGKILL", "code": None}
+    assert _describe_exit(3) == {"signal": None, "signal_name": None, "code": 3}
+
+
+@linux_only
+def test_a_spare_worker_is_killed_mid_import_and_only_once():
+    """The launcher kills a spare it no longer needs, even while it still imports torch."""
+    spawned = Spawned({**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)})
+    assert spawned.kill() == 1
+    assert spawned.process.returncode == -9
+    assert spawned.kill() == 0  # once only: a group id may be reused after the group is gone
+
+
+# ---------------------------------------------------------------- the kit's own CI workflow
+
+@pytest.fixture(scope="module")
+def workflow() -> dict:
+    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+
+
+def commands(job: dict) -> str:
+    return "\n".join(str(step.get("run", "")) for step in job["steps"])
+
+
+def test_the_ci_workflow_runs_on_pushes_and_pull_requests(workflow):
+    triggers = workflow.get("on", workflow.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert {"push", "pull_request"} <= set(triggers)
+    assert set(workflow["jobs"]) == {"platforms", "container"}
+    for job in workflow["jobs"].values():
+        assert job["runs-on"] and job["steps"]
+        assert any(str(step.get("uses", "")).startswith("actions/checkout@") for step in job["steps"])
+
+
+def test_the_ci_matrix_runs_the_readmes_two_commands_on_linux_macos_and_windows(workflow):
+    job = workflow["jobs"]["platforms"]
+    assert set(job["strategy"]["matrix"]["os"]) == {"ubuntu-latest", "macos-latest", "windows-latest"}
+    assert job["runs-on"] == "${{ matrix.os }}"
+    assert job["defaults"]["run"]["shell"] == "bash"  # the same script on Windows, not PowerShell
+    assert any(str(step.get("uses", "")).startswith("actions/setup-python@") for step in job["steps"])
+    readme = (paths.KIT_ROOT / "README.md").read_text(encoding="utf-8")
+    for command in ('pip install -e . && vitgrade check 01_flatten', 'pip install -e ".[test]" && pytest'):
+        assert command in readme
+    script = commands(job)
+    assert "vitgrade check 01_flatten" in script and 'pip install -e ".[test]"' in script
+    # Untouched stubs fail the first command by design: the job demands exit status 1, not 0.
+    assert "status=$?" in script and '"$status" -ne 1' in script
+
+
+def test_the_ci_container_job_runs_in_python_311_with_dockers_default_capabilities(workflow):
+    job = workflow["jobs"]["container"]
+    container = job["container"]
+    image = container if isinstance(container, str) else container["image"]
+    assert image == "python:3.11"
+    assert "options" not in (container if isinstance(container, dict) else {})  # no --privileged, no --cap-add
+    assert job["runs-on"] == "ubuntu-latest"
+    assert "vitgrade check 01_flatten" in commands(job) and "pytest" in commands(job)
