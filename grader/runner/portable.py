@@ -13,6 +13,7 @@ worker's whole tree: `killpg` on POSIX, the Job Object (else `taskkill /T`) on W
 """
 from __future__ import annotations
 
+import functools
 import os
 import socket
 import struct
@@ -29,6 +30,10 @@ WINDOWS = sys.platform == "win32"
 OUTPUT_KEPT = 16 * 1024  # bytes of the student's printing shown back to them, as the zygote keeps
 START_PATIENCE = 120.0  # seconds for a worker's Python to import torch on a slow laptop
 EXIT_PATIENCE = 2.0  # seconds a worker that closed its socket gets to finish exiting by itself
+#: Windows variables Python and torch need beside the sandbox's allow-list: without SYSTEMROOT a
+#: Python on Windows cannot even start its sockets.
+WINDOWS_ENVIRONMENT = ("SYSTEMROOT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "APPDATA", "LOCALAPPDATA",
+                       "PATHEXT", "COMSPEC", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE")
 
 
 def missing_tools() -> list[str]:
@@ -41,7 +46,7 @@ def missing_tools() -> list[str]:
     except ImportError:
         missing.append("resource")
     if not sys.platform.startswith("linux"):
-        return missing + [f"Linux's prctl/unshare/mount ({sys.platform})"]
+        return missing + [f"Linux's namespaces (this is {sys.platform})"]
     return missing + [f"libc {name}" for name in ("prctl", "unshare", "mount") if not _in_libc(name)]
 
 
@@ -71,7 +76,8 @@ class Launcher:
     portable = True
 
     def __init__(self) -> None:
-        self._env = {**sandbox.worker_environment(dict(os.environ)), "PYTHONIOENCODING": "utf-8"}
+        self._env = {**sandbox.worker_environment(dict(os.environ)), **_windows_environment(),
+                     "PYTHONIOENCODING": "utf-8"}  # what the student prints arrives as UTF-8 everywhere
         self._spare: Spawned | None = Spawned(self._env)
         self._used: list[Spawned] = []
         self.memory_refused: str | None = None  # why the OS refused a memory limit, once it did
@@ -113,12 +119,13 @@ class Launcher:
         """What the workers got here, and what this platform could not give them."""
         gib = f"{memory / 2**30:g} GiB"
         layers = ["own process"]
-        missing = [f"namespaces and read-only view ({', '.join(missing_tools()) or 'VITGRADE_RUNNER'} "
-                   "unavailable): hidden files stay readable"]
+        tools = missing_tools()
+        why = f"no {', '.join(tools)}" if tools else "VITGRADE_RUNNER=portable"
+        missing = [f"namespaces and read-only view ({why}; the hidden files stay readable)"]
         if WINDOWS:
-            layers.append("Job Object: the whole process tree ends at the time limit")
+            layers.append("Job Object (the whole process tree ends at the time limit)")
         else:
-            layers.append("own process group: ended as a whole at the time limit")
+            layers.append("own process group (ended as a whole at the time limit)")
             missing.append("subreaper (a process that starts its own session can outlive the step)")
         why_no_limit = self.memory_refused or _memory_limit_refused()
         if why_no_limit:
@@ -127,6 +134,10 @@ class Launcher:
             layers.append(f"memory limit {gib}" + (" (Job Object)" if WINDOWS else " (RLIMIT_DATA)"))
         layers.append("environment allow-list")
         return SandboxReport(level="portable", layers=layers, missing=missing)
+
+
+def _windows_environment() -> dict[str, str]:
+    return {k: os.environ[k] for k in WINDOWS_ENVIRONMENT if WINDOWS and k in os.environ}
 
 
 def _memory_limit_refused() -> str | None:
@@ -266,6 +277,7 @@ def _job_structure():
     return Extended
 
 
+@functools.cache
 def _kernel32():
     import ctypes
     from ctypes import wintypes
