@@ -161,13 +161,20 @@ class Grader:
         init = dict(step=step.id, submission=str(submission), functions=list(step.functions),
                     references=refs, checkpoint=self.checkpoint_file,
                     hide=_hidden_folders(Path(options.fixtures), submission), memory=options.memory, confine=self.confine)
-        self.zygote.wait_ready()  # importing torch is not the student's time
-        run = StepRun(step=step, cases=cases, spawn=lambda: self.zygote.spawn(init),
+        run = StepRun(step=step, cases=cases, spawn=lambda: self._spawn(run, init),
                       deadline=time.monotonic() + options.timeout, limit_seconds=options.timeout,
                       step_statuses=statuses)
         result = run_suite(run)
         self.zygote.reap()
         return result
+
+    def _spawn(self, run: StepRun, init: dict):
+        """A worker for `run`; waiting for its torch import (the zygote's once, each new portable
+        worker's, also after a crash) moves the step's deadline: that time is not the student's."""
+        waiting = time.monotonic()
+        self.zygote.wait_ready()
+        run.deadline += time.monotonic() - waiting
+        return self.zygote.spawn(init)
 
     def _earlier_statuses(self, step: Step, submission: Path, known: dict[str, str]) -> dict[str, str]:
         """Without references a failing earlier step blocks later ones: find out which fail."""

@@ -121,7 +121,8 @@ class Launcher:
         layers = ["own process"]
         tools = missing_tools()
         why = f"no {', '.join(tools)}" if tools else "VITGRADE_RUNNER=portable"
-        missing = [f"namespaces and read-only view ({why}; the hidden files stay readable)"]
+        missing = [f"namespaces and read-only view ({why}; the hidden files stay readable)",
+                   "separation from the grader (same user, no PID namespace: the code could signal it)"]
         if WINDOWS:
             layers.append("Job Object (the whole process tree ends at the time limit)")
         else:
