@@ -79,7 +79,7 @@ def runs(tmp_path_factory) -> dict:
         shutil.copyfile(paths.step_file(paths.SOLUTIONS, step_id), paths.step_file(loop, step_id))
     started = {
         "loop": simulated("check", "02", "03", "04", "--submission", str(loop), "--timeout", "10", "--format", "json"),
-        "solutions": simulated("grade", "--solutions", "--csv", str(folder / "gradebook.csv")),
+        "solutions": simulated("grade", "--solutions", "--csv", str(folder / "gradebook.csv"), "--timeout", "600"),
     }
     seen: set[int] = set()  # the workers, seen while they run: the check below is not vacuous
     while any(process.poll() is None for process in started.values()):  # the output fits the pipes

@@ -1,4 +1,5 @@
 """`python -m grader.cli` runs the `vitgrade` command line."""
 from grader.cli import main
 
-main()
+if __name__ == "__main__":  # a spawned --jobs process imports this module again
+    main()

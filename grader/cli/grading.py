@@ -103,9 +103,12 @@ def _grade_parallel(submissions: list[Path], options, jobs: int) -> list[Submiss
     """Submissions shared out over `jobs` judge processes; the judges are ours, so their pickled
     results are trusted (student code only ever runs in the sandboxed workers below them)."""
     import multiprocessing
+    import os
     from concurrent.futures import ProcessPoolExecutor
 
-    context = multiprocessing.get_context("forkserver")
+    # Windows has no forkserver, and a Python without os.fork (the simulated one) cannot run it.
+    forks = hasattr(os, "fork") and "forkserver" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if forks else "spawn")
     with progress("grading submissions", len(submissions)) as advance, \
             ProcessPoolExecutor(max_workers=min(jobs, len(submissions)), mp_context=context,
                                 initializer=_start_pool_process, initargs=(options,)) as pool:
