@@ -169,12 +169,13 @@ class Grader:
         return result
 
     def _spawn(self, run: StepRun, init: dict):
-        """A worker for `run`; waiting for its torch import (the zygote's once, each new portable
-        worker's, also after a crash) moves the step's deadline: that time is not the student's."""
-        waiting = time.monotonic()
-        self.zygote.wait_ready()
-        run.deadline += time.monotonic() - waiting
-        return self.zygote.spawn(init)
+        """A worker for `run`. Starting it moves the step's deadline: no student code runs before it
+        has started, and waiting for a torch import (the zygote's once, each portable worker's, also
+        after a crash) is not the student's time."""
+        starting = time.monotonic()
+        worker = self.zygote.spawn(init)
+        run.deadline += time.monotonic() - starting
+        return worker
 
     def _earlier_statuses(self, step: Step, submission: Path, known: dict[str, str]) -> dict[str, str]:
         """Without references a failing earlier step blocks later ones: find out which fail."""

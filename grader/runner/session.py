@@ -120,8 +120,7 @@ class Zygote:
         theirs.close()
         self._ready = False
 
-    def wait_ready(self) -> None:
-        """Until torch is imported: called before a step's time limit starts, which that is not part of."""
+    def _wait_ready(self) -> None:
         if not self._ready:
             self._sock.settimeout(120)
             header, _ = protocol.receive(self._sock)
@@ -130,7 +129,7 @@ class Zygote:
             self._ready = True
 
     def spawn(self, init: dict[str, Any]) -> "Worker":
-        self.wait_ready()
+        self._wait_ready()
         protocol.send(self._sock, {"op": "spawn", **init})
         header, _ = protocol.receive(self._sock)
         _, fds, _, _ = socket.recv_fds(self._sock, 1, 1)
