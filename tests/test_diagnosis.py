@@ -177,3 +177,12 @@ def test_a_checkpoint_parameter_is_named_when_the_offset_equals_it():
     mha = SimpleNamespace(function="multi_head_attention", axes=["image", "token", "feature"], tensors={},
                           args=[{"name": "b_o", "param": "blocks.3.b_o"}], extra={"checkpoint": checkpoint})
     assert "it equals −`b_o`: `b_o` is left out" in said(mha, tokens + b_o, tokens)
+
+
+def test_read_cls_names_the_row_it_read():
+    x = rng.normal(size=(2, 5, 6))
+    weight, bias = rng.uniform(0.5, 2, size=6), rng.normal(size=6)
+    normalized = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6) * weight + bias
+    read = case("read_cls", ("image", "feature"), x=x, norm_weight=weight, norm_bias=bias)
+    assert "row P2 (row 1, col 2) [index 2] after the final LayerNorm" in said(read, normalized[:, 0], normalized[:, 2])
+    assert "the CLS row before the final LayerNorm" in said(read, normalized[:, 0], x[:, 0])

@@ -397,7 +397,8 @@ def _argument(case: Any, name: str) -> np.ndarray | None:
 #: ViTParams names -> (timm state-dict name, stored transposed): the parameters the diagnosis reads.
 _STATE_NAMES = {"W_o": ("attn.proj.weight", True), "b_o": ("attn.proj.bias", False),
                 "b_1": ("mlp.fc1.bias", False), "b_2": ("mlp.fc2.bias", False),
-                "b_E": ("patch_embed.proj.bias", False), "b_head": ("head.bias", False)}
+                "b_E": ("patch_embed.proj.bias", False), "b_head": ("head.bias", False),
+                "norm_weight": ("norm.weight", False), "norm_bias": ("norm.bias", False)}
 
 
 def _checkpoint_parameter(path: str, param: str) -> np.ndarray | None:
@@ -420,6 +421,28 @@ def _checkpoint(path: str) -> dict[str, np.ndarray]:
         return load_file(path)
     except (OSError, ValueError):  # unreadable: the diagnosis just says less
         return {}
+
+
+def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """read_cls: the row of the final LayerNorm's output (or of its input) that was returned instead."""
+    if case.function != "read_cls" or e.ndim != 2:
+        return None
+    x, weight, bias = (_argument(case, name) for name in ("x", "norm_weight", "norm_bias"))
+    if x is None or weight is None or bias is None or x.ndim != 3 or x.shape[::2] != e.shape:
+        return None
+    x = np.asarray(x, np.float64)
+    normalized = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6) * weight + bias
+    label = _labeler("token", getattr(case, "extra", {}).get("grid"))
+    for rows, before in ((normalized, False), (x, True)):
+        for j in range(rows.shape[1]):
+            if not close(g, rows[:, j]):
+                continue
+            if before and j == 0:
+                return "Your result is the CLS row before the final LayerNorm: normalize, then read row 0 (page 38)."
+            stage = "before" if before else "after"
+            return (f"Your result is row {label(j)} {stage} the final LayerNorm; the image summary is the "
+                    "normalized CLS row, row 0 (page 38).")
+    return None
 
 
 # ---------------------------------------------------------------- some rows wrong
@@ -558,4 +581,4 @@ def _cover_input(case: Any) -> np.ndarray | None:
 
 
 _CHECKS = (_cover, _probabilities, _sign, _transposed, _other_part, _scale, _offset, _input_added,
-           _reordered, _joined_heads, _some_rows, _normalization, _approximate)
+           _reordered, _joined_heads, _row_read, _some_rows, _normalization, _approximate)

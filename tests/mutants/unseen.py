@@ -3,7 +3,7 @@ know, one per idea across all eight steps, and correct styles that must keep ful
 
 Each wrong mutant names the structural finding its feedback must contain (`finding`, a phrase of
 grader/suites/diagnosis.py), or None where no structure of the output can name it (it must still
-lose points). Every `old` must differ from every catalogue entry's edit: these are not in the
+lose points, and get no invented finding). Every `old` must differ from every catalogue entry's edit: these are not in the
 catalogue, so only the structure of the error can name them.
 """
 from __future__ import annotations
@@ -66,6 +66,10 @@ UNSEEN = [
            "the tokens are the 196 patches).",
            '    return tokens + pos_table  # (N, D) broadcasts over the batch: (B, N, D)\n',
            '    out = tokens.clone()\n    out[:, 1:] += pos_table[1:]  # row 0 is CLS\'s\n    return out\n'),
+    unseen('03_position', 'multiplied', None,
+           'add_position multiplies content and position instead of adding them.',
+           '    return tokens + pos_table  # (N, D) broadcasts over the batch: (B, N, D)\n',
+           '    return tokens * pos_table  # WHAT scaled by WHERE\n'),
     unseen('04_cls', 'cls_is_mean', 'the mean of the other rows',
            'prepend_cls starts CLS as the mean of the patch tokens instead of the learned vector.',
            '    cls = cls_token.expand(B, 1, D)  # (B, 1, D): the same start for every image\n',
@@ -114,7 +118,7 @@ UNSEEN = [
            'classify returns log-probabilities (log_softmax), "for numerical stability".',
            '    return h @ W_head + b_head  # (B, 1000)\n',
            '    return (h @ W_head + b_head).log_softmax(dim=-1)  # (B, 1000)\n'),
-    unseen('07_head', 'second_row', None,
+    unseen('07_head', 'second_row', 'Your result is row P1 [index 1] after the final LayerNorm',
            'read_cls reads row 1, believing CLS was appended after the patches and row 0 is P1.',
            '    return encoder.layer_norm(x, norm_weight, norm_bias)[:, 0]  # (B, D)\n',
            '    return encoder.layer_norm(x, norm_weight, norm_bias)[:, 1]  # (B, D)\n'),
