@@ -188,6 +188,20 @@ def test_a_print_shows_under_its_test_and_stays_out_of_json(grader, printing_fol
     assert result.steps[0].notes == []
 
 
+def test_a_call_s_printing_is_kept_bounded_counted_and_the_streams_restored():
+    import sys
+
+    from grader.runner.worker import OUTPUT_KEPT, captured_output
+
+    streams = (sys.stdout, sys.stderr)
+    with captured_output() as printed:
+        print("é" * OUTPUT_KEPT)  # 2 bytes a character in UTF-8
+        print("careful", file=sys.stderr)
+        assert sys.stdout.encoding == "utf-8" and not sys.stdout.isatty()
+    assert (sys.stdout, sys.stderr) == streams
+    assert printed.reply() == {"head": "é" * OUTPUT_KEPT, "bytes": 2 * OUTPUT_KEPT + len("\ncareful\n")}
+
+
 def test_check_shows_the_print_of_a_failing_function(printing_folder):
     run = CliRunner().invoke(app, ["check", "02_project", "--submission", str(printing_folder)])
     assert run.exit_code == 1, run.output

@@ -350,6 +350,8 @@ class CallOutput(io.TextIOBase):
     """Stands in for sys.stdout and sys.stderr during one call: keeps the first OUTPUT_KEPT
     characters, counts the rest, so that printing megabytes costs the judge nothing."""
 
+    encoding, errors = "utf-8", "replace"  # what code that prints may ask a stream for
+
     def __init__(self) -> None:
         super().__init__()
         self.kept: list[str] = []
