@@ -154,6 +154,7 @@ def test_covers_off_by_one_and_filled_with_the_mean():
     mean = image.copy()
     mean[..., 2:6, 3:7] = image.mean()
     assert "(the image's mean)" in said(cover, expected, mean)
+    assert "cover" not in said(cover, expected, expected + rng.normal(size=expected.shape))  # no square: no claim
 
 
 def test_heads_joined_in_another_order_are_seen_through_the_output_projection():

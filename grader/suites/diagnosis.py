@@ -1,10 +1,11 @@
 """What kind of mistake a wrong array shows, when no known mistake of the catalogue matches it.
 
 Every finding is checked on the numbers (got against expected, and the call's arguments where they
-help: the case's tensors, or the checkpoint's parameters), never guessed from the student's file: a per-feature offset is reported only when
-got - expected is the same vector in every row, a factor only when got = c·expected everywhere with
-the fitted c, an order only when every row was found, exactly, at another place. Where nothing fits,
-`diagnose` says nothing. It runs only on failing cases, so it may afford a few passes over the arrays.
+help: the case's tensors, or the checkpoint's parameters), never guessed from the student's file:
+a per-feature offset is reported only when got - expected is the same vector in every row, a factor
+only when got = c·expected everywhere with the fitted c, an order only when every row was found,
+exactly, at another place. Where nothing fits, `diagnose` says nothing. It runs only on failing
+cases (about 0.1 s each), so it may afford a few passes over the arrays.
 """
 from __future__ import annotations
 
@@ -539,30 +540,35 @@ def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str |
 # ---------------------------------------------------------------- covers (step 08)
 
 def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """cover: where the student's square is and what it holds, when what changed is one filled square."""
     if case.function != "cover" or e.ndim != 4:
         return None
     values = {s["name"]: s.get("value") for s in case.args if "value" in s}
     top, left, size, fill = (values.get(k) for k in ("top", "left", "size", "value"))
     image = _cover_input(case)
-    if image is None or None in (top, left, size):
+    if image is None or None in (top, left, size) or image.shape != g.shape:
         return None
     fill = 0.0 if fill is None else float(fill)
+    asked = f"rows {top}..{top + size - 1}, columns {left}..{left + size - 1}"
     changed = (np.abs(g - image) > 1e-6).any(axis=(0, 1))  # (H, W)
     rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
-    asked = f"rows {top}..{top + size - 1}, columns {left}..{left + size - 1}"
     if rows.size == 0:
         return f"Your result equals the input: nothing was covered (asked: {asked})."
-    got = f"rows {rows[0]}..{rows[-1]}, columns {cols[0]}..{cols[-1]}"
+    square = g[:, :, rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
+    per_channel = square.reshape(square.shape[0], square.shape[1], -1)
+    if np.ptp(per_channel, axis=-1).max() > 1e-6:  # not one filled rectangle: no cover to describe
+        return None
+    filled = float(square.flat[0])
     if (rows[0], rows[-1], cols[0], cols[-1]) != (top, top + size - 1, left, left + size - 1):
-        return (f"Your cover spans {got} ({rows[-1] - rows[0] + 1}×{cols[-1] - cols[0] + 1} pixels); asked: "
-                f"{asked} ({size}×{size}): image[top:top+size] covers rows top..top+size-1 (page 42).")
-    inside = g[:, :, top:top + size, left:left + size]
-    if np.ptp(inside) <= 1e-6 and abs(float(inside.flat[0]) - fill) > 1e-6:
-        value = float(inside.flat[0])
-        mean = " (the image's mean)" if abs(value - float(image.mean())) < 1e-4 else ""
-        return f"Your cover is in the right place but filled with {_fmt(value)}{mean}; asked: {_fmt(fill)} (page 42)."
+        height, width = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
+        return (f"Your cover spans rows {rows[0]}..{rows[-1]}, columns {cols[0]}..{cols[-1]} ({height}×{width} "
+                f"pixels); asked: {asked} ({size}×{size}): image[top:top+size] covers rows top..top+size-1 "
+                "(page 42).")
+    if np.ptp(square) <= 1e-6 and abs(filled - fill) > 1e-6:
+        mean = " (the image's mean)" if abs(filled - float(image.mean())) < 1e-4 else ""
+        return f"Your cover is in the right place but filled with {_fmt(filled)}{mean}; asked: {_fmt(fill)} (page 42)."
     channel_means = image.mean(axis=(2, 3), keepdims=True)
-    if close(inside, np.broadcast_to(channel_means, inside.shape)):
+    if close(square, np.broadcast_to(channel_means, square.shape)):
         return (f"Your cover is in the right place but filled with each channel's mean; asked: {_fmt(fill)} "
                 "(page 42).")
     return None
