@@ -28,6 +28,8 @@ MISTAKE_STATUSES = ("failed", "error", "timeout")
 _KNOWN = re.compile(r"Known mistake: (?P<title>.+?) \(lecture pages? (?P<page>[\d\-–, ]+)\)")
 # Standalone numbers only: `line 3` varies between students, `04_cls.py` and `P63` do not.
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w|\.\d)")
+# Positions once their numbers are elided: they differ between students who made one mistake.
+_WHERE = re.compile(r" ?(?:\[index …\]|\(row …, col …\))")
 # The line of a wrong-values message that counts them; a diagnosis, if any, follows it.
 _COUNT_LINE = re.compile(r"values wrong; tolerance")
 #: Score-distribution bins: (label, lowest fraction of the step's points, highest).
@@ -98,7 +100,7 @@ def _named(step: StepResult, status: str, message: str) -> CommonMistake:
         headline = "timed out"
     elif finding := _finding(clean(message)):
         headline = f"{headline} {finding}"
-    return CommonMistake(step.id, _NUMBER.sub("…", headline), step.pages, False)
+    return CommonMistake(step.id, _WHERE.sub("", _NUMBER.sub("…", headline)), step.pages, False)
 
 
 def _finding(message: str) -> str:
@@ -349,6 +351,7 @@ th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e4e8ec; v
 thead th { background: #f0f3f6; font-size: 13px; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .mistakes td.num { font-weight: bold; font-size: 16px; }
+.mistakes th:nth-child(2) { width: 100px; } .mistakes th:nth-child(5) { width: 220px; }
 .who { color: #3c4650; font-size: 13px; } .page { white-space: nowrap; }
 .tag { font-size: 11px; color: #57606a; border: 1px solid #c8d0d8; border-radius: 4px; padding: 0 4px; }
 .students td.step { text-align: right; font-variant-numeric: tabular-nums; width: 52px; }
