@@ -64,9 +64,9 @@ OWN_CHAIN = StepResult("07_head", "Final CLS, class head and the whole ViT", "38
                                          0, 0, "your own chain does not reproduce the checkpoint yet")])
 CLASS = [
     student("zoe", flatten(10, "passed"), attention(20, "passed"), OWN_CHAIN),
-    student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P2 [index 1]: got 3.5, expected 1.25"),
+    student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P2: got 3.5, expected 1.25"),
             attention(0, "failed", known("multi_head_attention"))),
-    student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P9 [index 8]: got 0.5, expected 2"),
+    student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P9: got 0.5, expected 2"),
             attention(7.5, "failed", known("attention_weights"), maps=MAPS)),
     student("carl", flatten(0, "timeout", "stopped after 90 s", printed="step 1 of 196\nstep 2 of 196\n"),
             attention(0, "failed", "attention_weights: wrong values." + "\n" + HOSTILE)),
@@ -221,5 +221,5 @@ def test_an_unseen_mistake_is_named_by_the_structure_the_judge_found() -> None:
     bare = student("max", flatten(0, "failed", body.format(p=2, i=1, n=10, k=1).rsplit("\n", 1)[0]))
     names = {m.name: sorted(m.students) for m in common_mistakes(both + [bare])}
     # Numbers and positions elided, patch names kept: one mistake for ann and eve.
-    assert names == {"patchify: wrong values. Only … of … rows are wrong: P1; the rest are right.": ["ann", "eve"],
-                     "patchify: wrong values.": ["max"]}
+    only = "patchify: wrong values. Only … of … rows are wrong: P1; the rest are right."
+    assert names == {only: ["ann", "eve"], "patchify: wrong values.": ["max"]}
