@@ -140,6 +140,29 @@ def test_a_spare_worker_is_killed_mid_import_and_only_once():
     assert spawned.kill() == 0  # once only: a group id may be reused after the group is gone
 
 
+@linux_only
+def test_the_loopback_transport_that_windows_uses_starts_a_worker():
+    spawned = Spawned({**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}, loopback=True)
+    try:
+        spawned.wait_started()
+        assert spawned.process.poll() is None
+    finally:
+        spawned.kill()
+
+
+@linux_only
+def test_the_loopback_transport_refuses_a_connection_without_the_token():
+    """The judge's copy of the token changed: the real worker no longer matches, is refused, and
+    the judge reports a worker that did not start instead of accepting it."""
+    spawned = Spawned({**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}, loopback=True)
+    spawned._token = b"0" * len(spawned._token)
+    try:
+        with pytest.raises(EOFError, match="ended while starting"):
+            spawned.wait_started()
+    finally:
+        spawned.kill()
+
+
 # ---------------------------------------------------------------- the kit's own CI workflow
 
 @pytest.fixture(scope="module")

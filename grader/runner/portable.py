@@ -14,12 +14,14 @@ worker's whole tree: `killpg` on POSIX, the Job Object (else `taskkill /T`) on W
 from __future__ import annotations
 
 import functools
+import hmac
 import os
+import secrets
 import socket
-import struct
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 from grader.results import SandboxReport
@@ -132,7 +134,8 @@ class Launcher:
         if why_no_limit:
             missing.append(f"memory limit ({why_no_limit})")
         else:
-            layers.append(f"memory limit {gib}" + (" (Job Object)" if WINDOWS else " (RLIMIT_DATA)"))
+            how = {"win32": "Job Object", "darwin": "RLIMIT_DATA, which macOS documents for sbrk only"}
+            layers.append(f"memory limit {gib} ({how.get(sys.platform, 'RLIMIT_DATA')})")
         layers.append("environment allow-list")
         return SandboxReport(level="portable", layers=layers, missing=missing)
 
@@ -145,8 +148,6 @@ def _memory_limit_refused() -> str | None:
     """Why a worker gets no memory limit on this platform, or None when it gets one."""
     if WINDOWS:
         return None
-    if sys.platform == "darwin":
-        return "macOS applies RLIMIT_DATA to sbrk only, not to malloc's mmap"
     try:
         import resource  # noqa: F401 - Unix only
     except ImportError:
@@ -157,24 +158,36 @@ def _memory_limit_refused() -> str | None:
 class Spawned:
     """One worker process, everything it starts, and what it prints (read here, in the judge)."""
 
-    def __init__(self, env: dict[str, str]) -> None:
-        ours, theirs = socket.socketpair()
-        self.sock, self._job = ours, None
+    def __init__(self, env: dict[str, str], loopback: bool = WINDOWS) -> None:
+        """`loopback`: the worker connects to 127.0.0.1 and presents a one-time token, instead of
+        inheriting a socket. Windows needs this: Popen passes no sockets there, and a venv's
+        python.exe is a launcher whose child is the real interpreter (socket.share would target the
+        launcher)."""
+        self._job, self._listener, self._token = None, None, b""
         self._started = self._killed = False
         command = [sys.executable, "-m", "grader.runner.spawned"]
-        if WINDOWS:  # no fd passing: the socket is duplicated into the child by socket.share
-            flags = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW
-            self.process = subprocess.Popen(command + ["--share"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                            stderr=subprocess.STDOUT, env=env, creationflags=flags)
-            self._job = _windows_job(self.process)
-            shared = theirs.share(self.process.pid)
-            self.process.stdin.write(struct.pack("<I", len(shared)) + shared)
-            self.process.stdin.close()
+        options: dict[str, Any] = dict(stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+        if WINDOWS:
+            options["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW
         else:
+            options["start_new_session"] = True  # its own process group, ended as a whole
+        if loopback:
+            self.sock = None
+            self._listener = socket.create_server(("127.0.0.1", 0))  # loopback only, never a wider address
+            self._token = secrets.token_hex(16).encode()
+            port = self._listener.getsockname()[1]
+            self.process = subprocess.Popen(command + ["--connect", str(port)], stdin=subprocess.PIPE, **options)
+            self._job = _windows_job(self.process) if WINDOWS else None  # before it can run student code
+            try:
+                self.process.stdin.write(self._token + b"\n")
+                self.process.stdin.close()
+            except OSError:
+                pass  # it died at once: waiting for it says so
+        else:
+            self.sock, theirs = socket.socketpair()
             self.process = subprocess.Popen(command + [str(theirs.fileno())], pass_fds=(theirs.fileno(),),
-                                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                            stderr=subprocess.STDOUT, env=env, start_new_session=True)
-        theirs.close()
+                                            stdin=subprocess.DEVNULL, **options)
+            theirs.close()
         self.output_head, self.output_bytes = bytearray(), 0
         self._reader = threading.Thread(target=self._read_output, daemon=True)
         self._reader.start()
@@ -186,14 +199,41 @@ class Spawned:
             self.output_head += chunk[: max(0, OUTPUT_KEPT - len(self.output_head))]
 
     def wait_started(self) -> None:
-        """Until the worker has imported torch (once; later calls return at once)."""
+        """Until the worker has imported torch (once; later calls return at once). Raises EOFError,
+        OSError or protocol.ProtocolError if it did not start."""
         if self._started:
             return
+        if self.sock is None:
+            self.sock = self._accept()
         self.sock.settimeout(START_PATIENCE)
         header, _ = protocol.receive(self.sock)
         if header.get("type") != "started":
             raise protocol.ProtocolError(f"unexpected {header.get('type')!r}")
         self._started = True
+
+    def _accept(self) -> socket.socket:
+        """The worker's connection to the loopback listener, told from any other by its token."""
+        deadline = time.monotonic() + START_PATIENCE
+        try:
+            while time.monotonic() < deadline:
+                if self.process.poll() is not None:
+                    raise EOFError("the worker ended while starting")
+                self._listener.settimeout(0.5)
+                try:
+                    connection, _ = self._listener.accept()
+                except TimeoutError:
+                    continue
+                connection.settimeout(5.0)
+                try:
+                    presented = connection.recv(len(self._token), socket.MSG_WAITALL)
+                except OSError:
+                    presented = b""
+                if hmac.compare_digest(presented, self._token):
+                    return connection
+                connection.close()
+            raise TimeoutError("the worker did not connect")
+        finally:
+            self._listener.close()
 
     def limit_memory(self, limit: int) -> str | None:
         """Windows: the Job Object's per-process limit (POSIX workers set RLIMIT_DATA themselves).
@@ -232,10 +272,9 @@ class Spawned:
             except (ProcessLookupError, PermissionError):
                 pass
         self.process.wait()
-        try:
-            self.sock.close()
-        except OSError:
-            pass
+        for sock in (self.sock, self._listener):
+            if sock is not None:
+                sock.close()
         return int(running)
 
 

@@ -1,6 +1,6 @@
 """A worker of the portable runner (`portable.py`): `python -m grader.runner.spawned FD` (POSIX,
-the socket inherited as FD) or `... --share` (Windows, the socket arrives on stdin from
-`socket.share`).
+the socket inherited as FD) or `... --connect PORT` (Windows: it connects to the judge on
+127.0.0.1 and presents the one-time token it reads from stdin).
 
 It imports torch, says `started`, waits for one step's init, then does what the zygote's C2 and
 C3 do between them: binds the earlier steps, limits its memory where the OS allows, and serves
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import socket
-import struct
 import sys
 import threading
 import time
@@ -35,8 +34,7 @@ def main(argv: list[str]) -> None:
     try:
         worker.bind_earlier_steps(init["step"], Path(init["submission"]), init["references"])
         context = worker.Context(init["checkpoint"], init["references"])
-        if sys.platform != "darwin":  # macOS ignores RLIMIT_DATA for malloc: the report says so
-            _limit_memory(int(init["memory"]))
+        _limit_memory(int(init["memory"]))
     except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
         protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
         os._exit(0)
@@ -44,10 +42,13 @@ def main(argv: list[str]) -> None:
 
 
 def _socket(argv: list[str]) -> socket.socket:
-    if argv[0] == "--share":  # Windows
-        stdin = sys.stdin.buffer
-        (length,) = struct.unpack("<I", stdin.read(4))
-        return socket.fromshare(stdin.read(length))
+    """The inherited socket FD, or (`--connect PORT`) a connection to the judge on 127.0.0.1 that
+    presents the one-time token the judge wrote to our stdin."""
+    if argv[0] == "--connect":
+        token = sys.stdin.buffer.readline().strip()
+        sock = socket.create_connection(("127.0.0.1", int(argv[1])))
+        sock.sendall(token)
+        return sock
     return socket.socket(fileno=int(argv[0]))
 
 
