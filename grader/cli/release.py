@@ -20,6 +20,7 @@ import typer
 from grader import paths
 from grader.cli.common import fail, out
 
+
 def _instructor_modules() -> tuple[str, ...]:
     """`cli/grade.py` and the like: the modules of every command students do not use."""
     from grader.cli import COMMANDS, GROUPS, INSTRUCTOR
@@ -34,8 +35,8 @@ GRADER_LEFT_OUT = ("mistakes", "fixtures/build.py", "bench.py", "platforms") + _
 FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
 #: Files copied as they are from the kit's root (pyproject.toml is written for students instead).
 ROOT_FILES = (".gitignore",)
-#: The kit's pyproject sections a student needs as they are; its pytest section points at tests/.
 STUDENT_DESCRIPTION = "Exercises for the Vision Transformer lecture, checked step by step by vitgrade."
+#: The kit's pyproject sections a student needs as they are; its pytest section points at tests/.
 PYPROJECT_SECTIONS = ("build-system", "project", "project.scripts", "tool.setuptools.packages.find")
 #: Kit folders a release must never be written into (it would copy or delete itself).
 _SOURCE_FOLDERS = ("exercises", "solutions", "grader", "fixtures", "tests", ".git")
