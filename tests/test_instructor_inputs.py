@@ -23,7 +23,7 @@ from typer.testing import CliRunner
 
 from grader import paths
 from grader.checkpoint import HUB_ID, load_checkpoint
-from grader.photos import SAMPLE, SECOND, PhotoError, fixture_photo, load_pixels
+from grader.photos import SAMPLE, SECOND, fixture_photo, load_pixels
 
 BUILT_STEP = "02_project"
 REVISION = "4f8a5b1c9d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60"  # any commit hash: refs/main names the snapshot
@@ -152,8 +152,10 @@ def _app():
     return app
 
 
-def _bad_photos(folder: Path) -> dict[str, tuple[Path, str]]:
-    """Photographs `fixtures build` must refuse, with a word its one-line error must contain."""
+@pytest.fixture(scope="module")
+def bad_photos(tmp_path_factory) -> dict[str, tuple[Path, str]]:
+    """Photographs `fixtures build` must refuse, with the words its one-line error must contain."""
+    folder = tmp_path_factory.mktemp("bad-photos")
     text = folder / "notes.jpg"
     text.write_text("not an image\n")
     small = folder / "thumbnail.png"
@@ -167,11 +169,6 @@ def _bad_photos(folder: Path) -> dict[str, tuple[Path, str]]:
     return {"not an image": (text, "not a readable image"), "too small": (small, "too small"),
             "16-bit": (deep, "8-bit"), "huge": (huge, "too large"), "truncated": (truncated, "truncated"),
             "missing": (folder / "missing.jpg", "no such photograph")}
-
-
-@pytest.fixture(scope="module")
-def bad_photos(tmp_path_factory) -> dict[str, tuple[Path, str]]:
-    return _bad_photos(tmp_path_factory.mktemp("bad-photos"))
 
 
 @pytest.mark.parametrize("kind", ["not an image", "too small", "16-bit", "huge", "truncated", "missing"])
