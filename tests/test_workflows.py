@@ -102,14 +102,17 @@ def _run_step(workflow: dict, job: str, name_part: str) -> dict:
 def test_roster_step_reads_owner_name_lines_and_refuses_anything_else(tmp_path: Path) -> None:
     script = _run_step(load(INSTRUCTOR), "roster", "read")["run"]
     output = tmp_path / "output"
-    environment = {**os.environ, "GITHUB_OUTPUT": str(output)}
+    environment = {**os.environ, "GITHUB_OUTPUT": str(output), "ROSTER": "roster.txt"}
     (tmp_path / "roster.txt").write_text("# fall term\ncourse/vit-ada  # Ada\n\ncourse/vit-ben\n")
     assert subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=environment).returncode == 0
     key, _, value = output.read_text().strip().partition("=")
     assert key == "repositories" and json.loads(value) == ["course/vit-ada", "course/vit-ben"]
-    (tmp_path / "roster.txt").write_text("course/vit-ada\ncourse/vit-ben; curl evil.example\n")
-    assert subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=environment,
-                          capture_output=True).returncode != 0
+    for roster in ("course/vit-ada\ncourse/vit-ben; curl evil.example\n",  # not owner/name
+                   "".join(f"course/vit-{i}\n" for i in range(257))):  # more jobs than a matrix runs
+        (tmp_path / "roster.txt").write_text(roster)
+        refused = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=environment,
+                                 capture_output=True, text=True)
+        assert refused.returncode != 0 and "roster.txt" in refused.stderr
 
 
 def test_only_regular_step_files_reach_the_grader(tmp_path: Path) -> None:
