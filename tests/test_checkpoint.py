@@ -99,6 +99,22 @@ def test_timm_model(standin):
         assert model(torch.zeros(1, 3, 224, 224)).shape == (1, 1000)
 
 
+
+def test_the_workers_vit_gives_timms_logits(standin, monkeypatch):
+    """Workers run the checkpoint without timm (`grader.runner.vit`); the fixtures were computed by
+    timm, so both must give the same logits, in chunks too (6 images = 4 + 2)."""
+    from safetensors.torch import load_file
+
+    import grader.runner.vit
+    from grader.runner.vit import CheckpointViT
+
+    monkeypatch.setattr(grader.runner.vit, "CHUNK", 4)
+    images = torch.randn(6, 3, 224, 224, generator=torch.Generator().manual_seed(3))
+    with torch.inference_mode():
+        expected = standin.timm_model()(images)
+    actual = CheckpointViT(load_file(STANDIN))(images)
+    torch.testing.assert_close(actual, expected, rtol=0, atol=1e-5)
+
 # --- local files -------------------------------------------------------------------------------
 
 def _save(state: dict[str, torch.Tensor], path: Path, layout: str) -> None:

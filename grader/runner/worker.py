@@ -284,16 +284,23 @@ class Context:
     """The checkpoint and models the judge can refer to by name, built once per worker."""
 
     def __init__(self, checkpoint: str | None, references: dict[str, str]) -> None:
-        self._checkpoint, self._references, self._params = checkpoint, references, None
-        self._vit_model = None
+        self._checkpoint, self._references = checkpoint, references
+        self._state: dict | None = None
+        self._params = self._vit_model = None
+
+    def state(self) -> dict:
+        """The checkpoint's tensors, read once for both the parameters and the model."""
+        if self._state is None:
+            from safetensors.torch import load_file
+
+            self._state = load_file(self._checkpoint)
+        return self._state
 
     def params(self):
         if self._params is None:
-            from safetensors.torch import load_file
-
             from grader.params import ViTParams
 
-            self._params = ViTParams.from_state_dict(load_file(self._checkpoint))
+            self._params = ViTParams.from_state_dict(self.state())
         return self._params
 
     def model(self, name: str, weights: np.ndarray | None) -> Callable:
@@ -304,27 +311,12 @@ class Context:
 
             return ProbeModel(torch.from_numpy(weights.copy()))
         if name == "vit":
-            return self._vit()
+            if self._vit_model is None:
+                from grader.runner.vit import CheckpointViT
+
+                self._vit_model = CheckpointViT(self.state())
+            return self._vit_model
         raise ValueError(f"unknown model {name!r}")
-
-    def _vit(self) -> Callable:
-        """The checkpoint's own timm forward, in chunks of 49 images to bound memory."""
-        import torch
-
-        if self._vit_model is None:
-            import timm
-            from safetensors.torch import load_file
-
-            model = timm.create_model("vit_tiny_patch16_224", pretrained=False)
-            model.load_state_dict(load_file(self._checkpoint))
-            self._vit_model = model.eval()
-        model = self._vit_model
-
-        def forward(images: torch.Tensor) -> torch.Tensor:
-            with torch.inference_mode():
-                return torch.cat([model(chunk) for chunk in images.split(49)])
-
-        return forward
 
 
 def record_own_calls(module: ModuleType, names: list[str]) -> None:
@@ -442,13 +434,8 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
                  "modified": _modified(args, before)}
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
-    if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - modules_before) \
-            and not header_uses_vit(header):
+    if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - modules_before):
         LOG.forbidden.add("timm")
     reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(LOG.forbidden | FORBIDDEN_AT_IMPORT)
     return reply, out
 
-
-def header_uses_vit(header: dict) -> bool:
-    """The grader's own ViT model imports timm; that import is not the student's."""
-    return any(isinstance(a, dict) and a.get("model") == "vit" for a in header.get("args", []))

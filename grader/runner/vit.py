@@ -1,0 +1,56 @@
+"""The checkpoint's ViT as the worker's occlusion tests call it: timm's forward, op for op, without timm.
+
+Importing timm and building its model costs a worker more than all of its other work for a step
+(about 1.5 s of a 4 s grade on the build machine), and a worker without timm can count any timm
+import during a student's call as the student's. The operators are timm's own (fused attention,
+`native_layer_norm`, a strided convolution), so the logits equal timm's (`tests/test_grader.py`).
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import Tensor
+
+CHUNK = 49  # images per forward: a batch of 196 covers at once would need about 1.4 GB
+
+
+class CheckpointViT:
+    """Normalized images (B, 3, 224, 224) -> logits (B, classes) with a timm ViT state dict."""
+
+    def __init__(self, state: dict[str, Tensor], num_heads: int = 3, eps: float = 1e-6) -> None:
+        self.state = {name: value.float() for name, value in state.items()}  # as timm's load_state_dict
+        self.num_heads, self.eps = num_heads, eps
+        self.depth = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("blocks."))
+
+    def __call__(self, images: Tensor) -> Tensor:
+        with torch.inference_mode():
+            return torch.cat([self._forward(chunk) for chunk in images.split(CHUNK)])
+
+    def _forward(self, images: Tensor) -> Tensor:
+        s = self.state
+        x = F.conv2d(images, s["patch_embed.proj.weight"], s["patch_embed.proj.bias"],
+                     stride=s["patch_embed.proj.weight"].shape[-1])  # (B, D, 14, 14)
+        x = x.flatten(2).transpose(1, 2)  # (B, N, D), patches row by row
+        x = torch.cat([s["cls_token"].expand(x.shape[0], -1, -1), x], dim=1)  # (B, 1+N, D)
+        x = x + s["pos_embed"]  # CLS first, then add position, as timm does
+        for i in range(self.depth):
+            x = self._block(x, f"blocks.{i}.")
+        x = self._norm(x, "norm.")
+        return F.linear(x[:, 0], s["head.weight"], s["head.bias"])  # (B, classes)
+
+    def _block(self, x: Tensor, p: str) -> Tensor:
+        s = self.state
+        x = x + F.linear(self._attention(self._norm(x, p + "norm1."), p), s[p + "attn.proj.weight"],
+                         s[p + "attn.proj.bias"])
+        hidden = F.gelu(F.linear(self._norm(x, p + "norm2."), s[p + "mlp.fc1.weight"], s[p + "mlp.fc1.bias"]))
+        return x + F.linear(hidden, s[p + "mlp.fc2.weight"], s[p + "mlp.fc2.bias"])
+
+    def _attention(self, x: Tensor, p: str) -> Tensor:
+        B, N, D = x.shape
+        H = self.num_heads
+        qkv = F.linear(x, self.state[p + "attn.qkv.weight"], self.state[p + "attn.qkv.bias"])
+        q, k, v = qkv.reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4).unbind(0)  # each (B, H, N, d)
+        return F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(B, N, D)  # (B, N, D)
+
+    def _norm(self, x: Tensor, p: str) -> Tensor:
+        return F.layer_norm(x, x.shape[-1:], self.state[p + "weight"], self.state[p + "bias"], self.eps)
