@@ -38,9 +38,10 @@ def full_sandbox() -> None:
 
 @pytest.fixture(scope="module")
 def grader():
-    """For attacks that end quickly: a generous limit, so a slow machine cannot fail them."""
+    """For attacks that end quickly, with the default limit: the worker records the operators
+    of every call (~10-30 µs each), which a pure-Python loop over every pixel feels."""
     full_sandbox()
-    instance = Grader(GradeOptions(timeout=30.0))
+    instance = Grader(GradeOptions())
     yield instance
     instance.close()
 
@@ -220,7 +221,7 @@ def test_forged_messages_on_the_workers_socket_are_garbled_not_a_grader_crash(gr
     assert all(t.message == "add_position: the worker's messages were garbled (a reply the judge cannot "
                "read: TypeError); does your code write to inherited file descriptors?"
                for t in typed.tests[:2])
-    assert typed.notes == []
+    assert [n[:35] for n in typed.notes] == ["03_position.py names sys.modules (l"]  # the scan's only
     nested = steps["04_cls"]
     assert statuses(nested) == every_case("04_cls", "error")
     assert all("garbled (unreadable header: RecursionError)" in t.message for t in nested.tests)
@@ -382,3 +383,46 @@ def test_background_processes_and_threads_do_not_survive_the_step(confinement, r
     step = graded(grader, submission(tmp_path, "background"), ("03_position",))["03_position"]
     assert full_marks(step)
     assert no_survivors() == []
+
+
+# --- forbidden work through other doors, and the kit's own code -------------------------------
+
+def _all_fail_naming(step: StepResult, function: str, *names: str) -> None:
+    for test in by_function(step, function):
+        assert test.status == "failed", (test.name, test.message)
+        assert test.message.startswith(f"{function} uses "), test.message
+        assert all(name in test.message for name in names), (names, test.message)
+
+
+def test_forbidden_operators_fail_their_step_whatever_the_python_name(grader, tmp_path):
+    steps = graded(grader, submission(tmp_path, "other_doors"), ("01_flatten", "06_block", "07_head"))
+    _all_fail_naming(steps["01_flatten"], "patchify", "torch.ops.aten.im2col (im2col, the work of F.unfold)")
+    _all_fail_naming(steps["06_block"], "layer_norm", "torch.ops.aten.native_layer_norm (a library normalization)")
+    _all_fail_naming(steps["06_block"], "block", "native_layer_norm")
+    # timm's own model, its modules deleted from sys.modules afterwards: the import and every fused
+    # operator its forward ran are named
+    _all_fail_naming(steps["07_head"], "vit_forward", "timm, ", "(fused attention)", "(convolution)",
+                     "native_layer_norm")
+    for step_id, honest in (("01_flatten", ("normalize", "count_tokens")), ("06_block", ("mlp",)),
+                            ("07_head", ("read_cls", "classify"))):
+        assert all(t.status == "passed" for f in honest for t in by_function(steps[step_id], f)), step_id
+        assert len(steps[step_id].notes) == 1 and "(line " in steps[step_id].notes[0]  # the text's note
+    assert "torch.ops.aten.native_layer_norm (line 11)" in steps["06_block"].notes[0]
+
+
+@pytest.mark.parametrize("confinement", ["full", "partial"])
+def test_the_kits_own_correct_code_fails_the_step_on_every_platform(confinement, request, tmp_path):
+    grader = request.getfixturevalue("grader" if confinement == "full" else "partial")
+    step = graded(grader, submission(tmp_path, "borrowed"), ("05_attention",))["05_attention"]
+    assert step.status == "failed" and step.score == 0
+    for function in ("qkv_heads", "attention_weights", "multi_head_attention"):
+        _all_fail_naming(step, function, "grader.mistakes.catalogue (the kit's own code;")
+    assert step.notes[0].startswith("05_attention.py names grader.mistakes.catalogue (line 6)")
+
+
+def test_honest_styles_keep_full_marks_and_get_no_note(grader, tmp_path):
+    """Tensor.unfold (a view), loops, einsum, softmax, mean/var and F.gelu are the student's own work."""
+    steps = graded(grader, submission(tmp_path, "honest_styles"), ("01_flatten", "05_attention", "06_block"))
+    for step in steps.values():
+        assert full_marks(step), [(t.name, t.message) for t in step.tests if t.status != "passed"]
+        assert step.notes == []

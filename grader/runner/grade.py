@@ -12,7 +12,7 @@ from grader import paths
 from grader.fixtures.store import VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of, verify
 from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
-from grader.runner import sandbox
+from grader.runner import sandbox, scan
 from grader.runner.judge import StepRun, run_suite
 from grader.runner.portable import start_workers
 from grader.runner.session import DEFAULT_MEMORY
@@ -151,6 +151,7 @@ class Grader:
         else:
             statuses = {**self._earlier_statuses(step, submission, statuses), **statuses}
         result = self._run(step, submission, cases, refs, statuses, options)
+        result.notes += scan.note(paths.step_file(submission, step.id), step.id)
         if refs and step.id == "07_head" and result.status != "not_attempted" \
                 and "vit_forward" in (options.functions or ("vit_forward",)):
             result.tests.append(self._own_chain(step, submission))

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from grader.runner import protocol
+from grader.runner import protocol, watch
 
 # What each step exists to implement: calling it instead is reported (DESIGN.md, exercises stay
 # exercises). Keys are "module:attribute" of functions wrapped before the student's file loads.
@@ -45,6 +45,7 @@ class CallLog:
     """What the current call touched: earlier steps it used and library calls it should not make."""
 
     def __init__(self) -> None:
+        self.step = ""  # the step being graded: its forbidden operators are recorded (watch.py)
         self.used: set[str] = set()
         self.forbidden: set[str] = set()
 
@@ -87,7 +88,8 @@ class _StepRecorder:
 
         def recorded(*args, **kwargs):
             LOG.used.add(step_id)
-            return value(*args, **kwargs)
+            with watch.not_recorded():  # the earlier step's operators are judged in its own step
+                return value(*args, **kwargs)
 
         return recorded
 
@@ -309,12 +311,12 @@ class Context:
         if name == "probe":
             from grader.runner.probe import ProbeModel
 
-            return ProbeModel(torch.from_numpy(weights.copy()))
+            return _unrecorded(ProbeModel(torch.from_numpy(weights.copy())))
         if name == "vit":
             if self._vit_model is None:
                 from grader.runner.vit import CheckpointViT
 
-                self._vit_model = CheckpointViT(self.state())
+                self._vit_model = _unrecorded(CheckpointViT(self.state()))
             return self._vit_model
         raise ValueError(f"unknown model {name!r}")
 
@@ -377,6 +379,15 @@ def captured_output() -> Any:
         sys.stdout, sys.stderr = saved
 
 
+def _unrecorded(model: Callable) -> Callable:
+    """The grader's model as the student receives it: its operators are not the student's."""
+    def forward(images):
+        with watch.not_recorded():
+            return model(images)
+    return forward
+    record_own_calls(module, init["functions"])
+
+
 def serve(sock: socket.socket, init: dict[str, Any]) -> None:
     """Load the student's file, then answer calls until told to stop."""
     global memory_limit
@@ -389,17 +400,17 @@ def serve(sock: socket.socket, init: dict[str, Any]) -> None:
         protocol.send(sock, {"type": "load_error", "kind": "missing", "file": str(student_file)})
         return
     _install_forbidden(step_id)
+    LOG.step = step_id
+    watch.ImportGuard(LOG.forbidden).install()
     from grader.student import load_step_file
 
-    before = set(sys.modules)
     try:
         module = load_step_file(student_file)
     except BaseException as error:  # noqa: BLE001 - any failure of the student's import is reported
         protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,
                              "error": describe_error(error, student_files), **_syntax_details(error)})
         return
-    if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - before):
-        FORBIDDEN_AT_IMPORT.add("timm")
+    FORBIDDEN_AT_IMPORT.update(LOG.forbidden)  # e.g. timm imported at the top of the file
     record_own_calls(module, init["functions"])
     protocol.send(sock, {"type": "ready", "functions": sorted(
         n for n in init["functions"] if callable(getattr(module, n, None)))})
@@ -422,20 +433,18 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
           student_files: tuple[str, ...]) -> tuple[dict, dict]:
     LOG.used.clear()
     LOG.forbidden.clear()
-    modules_before = set(sys.modules)
     try:
         function = getattr(module, header["fn"])
         args = [decode_value(a, arrays, context) for a in header.get("args", [])]
         kwargs = {k: decode_value(v, arrays, context) for k, v in header.get("kwargs", {}).items()}
         before = [[t.clone() for t in _tensors_of(a)] for a in args]
-        result = function(*args, **kwargs)
+        with watch.recording(LOG.step, LOG.forbidden.add):
+            result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
         reply = {"type": "result", "ok": True, "value": encode_value(result, out, "r"),
                  "modified": _modified(args, before)}
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
-    if any(name == "timm" or name.startswith("timm.") for name in set(sys.modules) - modules_before):
-        LOG.forbidden.add("timm")
     reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(LOG.forbidden | FORBIDDEN_AT_IMPORT)
     return reply, out
 

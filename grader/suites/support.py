@@ -59,7 +59,7 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
         raise _error_feedback(case, returned.error, step_statuses)
     if returned.forbidden:
         calls = ", ".join(returned.forbidden)
-        raise Feedback(f"{case.function} calls {calls}: this step asks you to write that computation "
+        raise Feedback(f"{case.function} uses {calls}: this step asks you to write that computation "
                        "yourself (exercises stay exercises).")
     _check_inputs_untouched(case, returned)
     try:

@@ -2,8 +2,13 @@
 import importlib.util
 import os
 import subprocess
+from pathlib import Path
 
-from grader.paths import FIXTURES, KIT_ROOT, SOLUTIONS
+import grader
+
+# The kit's folders, found without importing grader.paths (the worker reports that import).
+KIT_ROOT = Path(grader.__file__).resolve().parent.parent
+FIXTURES, SOLUTIONS = KIT_ROOT / "fixtures", KIT_ROOT / "solutions"
 
 
 def _reference():

@@ -6,10 +6,12 @@ the judge asks it to stop, and then it forges the worker's exit report.
 import os
 import socket
 import stat
+import sys
 
 import torch
 
-from grader.runner import protocol
+# The worker's own module, taken from sys.modules: an import of it would be reported.
+protocol = sys.modules["grader.runner.protocol"]
 
 
 def _judge() -> socket.socket:
