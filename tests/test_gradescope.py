@@ -214,3 +214,15 @@ def test_a_crashing_grader_still_leaves_results_and_never_the_forged_ones(source
     results, _ = run(root)
     assert results["score"] == 0 and results["tests"] == []
     assert "the grader stopped unexpectedly (exit status 3)" in results["output"]
+
+
+def test_a_container_with_too_little_memory_is_named_in_the_instructors_log(tmp_path: Path) -> None:
+    from grader.platforms.gradescope import MEMORY_NEEDED, memory_warning
+
+    v1, v2 = tmp_path / "memory.limit_in_bytes", tmp_path / "memory.max"
+    v1.write_text(f"{768 * 2**20}\n")  # Gradescope's default
+    assert "768 MB" in memory_warning((tmp_path / "absent", v1)) and "raise the memory" in memory_warning((v1,))
+    v2.write_text("max\n")  # no limit
+    assert memory_warning((v2, v1)) == ""
+    v1.write_text(f"{MEMORY_NEEDED}\n")
+    assert memory_warning((v1,)) == ""

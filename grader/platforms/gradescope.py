@@ -212,8 +212,31 @@ exit 0
 """
 
 
+#: What grading all steps needs at its peak (PSS of the whole process tree, README's benchmark), with room.
+MEMORY_NEEDED = 1536 * 2**20
+#: The container's memory limit, cgroup v2 then v1.
+_CGROUP_LIMITS = (Path("/sys/fs/cgroup/memory.max"), Path("/sys/fs/cgroup/memory/memory.limit_in_bytes"))
+
+
+def memory_warning(files: tuple[Path, ...] = _CGROUP_LIMITS) -> str:
+    """A line for the instructor's log when the container has less memory than grading needs
+    (Gradescope's default is 768 MB): a grader killed for memory otherwise only says `Killed`."""
+    for path in files:
+        try:
+            text = path.read_text().strip()
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < MEMORY_NEEDED:
+            return (f"vitgrade: this container may use {int(text) / 2**20:.0f} MB; grading needs about "
+                    f"{MEMORY_NEEDED / 2**20:.0f} MB: raise the memory in the autograder settings")
+        return ""
+    return ""
+
+
 def main() -> None:
     """Entry point inside the container (see RUN_AUTOGRADER)."""
+    if warning := memory_warning():
+        print(warning, flush=True)  # results/stdout: shown to instructors only
     parser = argparse.ArgumentParser(prog="python -m grader.platforms.gradescope")
     parser.add_argument("root", type=Path, nargs="?", default=Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT),
                         help="Gradescope's /autograder (source/, submission/, results/)")
