@@ -25,6 +25,7 @@ from grader.steps import STEP_IDS
 
 SIMULATION = Path(__file__).resolve().parent / "portable"
 LOOP = Path(__file__).resolve().parent / "hostile" / "loop"
+PHOTO = paths.KIT_ROOT / "fixtures" / "photos" / "cat.png"
 WORKFLOW = paths.KIT_ROOT / ".github" / "workflows" / "ci.yml"
 MARKER = f"vitgrade-portable-test-{uuid.uuid4().hex[:8]}"  # in every process the CLI starts
 
@@ -68,10 +69,11 @@ class Run:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict:
-    """Two CLI runs at once (they overlap their workers' torch imports), then a look at /proc:
-    `grade --solutions` with hidden tests and a CSV gradebook, and a `check` of a step 03 that
-    loops forever ignoring signals, between correct steps 02 and 04 (its time limit costs no
-    wall time: the grade takes longer, and leaves the correct steps room on a busy machine)."""
+    """Four CLI runs at once (they overlap their torch imports), then a look at /proc: `predict`,
+    `show attention`, `grade --solutions` with hidden tests and a CSV gradebook, and a `check` of
+    a step 03 that loops forever ignoring signals, between correct steps 02 and 04 (its time
+    limit costs no wall time: the grade takes longer, and leaves the correct steps room on a busy
+    machine)."""
     folder = tmp_path_factory.mktemp("portable")
     loop = folder / "loop"
     shutil.copytree(LOOP, loop)
@@ -80,6 +82,8 @@ def runs(tmp_path_factory) -> dict:
     started = {
         "loop": simulated("check", "02", "03", "04", "--submission", str(loop), "--timeout", "10", "--format", "json"),
         "solutions": simulated("grade", "--solutions", "--csv", str(folder / "gradebook.csv"), "--timeout", "600"),
+        "predict": simulated("predict", str(PHOTO), "--format", "json", "--top", "3"),
+        "show": simulated("show", "attention", str(PHOTO), "--out", str(folder / "attention.png")),
     }
     seen: set[int] = set()  # the workers, seen while they run: the check below is not vacuous
     while any(process.poll() is None for process in started.values()):  # the output fits the pipes
@@ -91,7 +95,9 @@ def runs(tmp_path_factory) -> dict:
         finished[name] = Run(process.returncode, stdout, stderr)
     gradebook = folder / "gradebook.csv"
     rows = list(csv.DictReader(io.StringIO(gradebook.read_text(encoding="utf-8")))) if gradebook.exists() else []
-    return {**finished, "gradebook": rows[0] if rows else {}, "seen": seen, "survivors": survivors()}
+    picture = folder / "attention.png"
+    return {**finished, "gradebook": rows[0] if rows else {}, "seen": seen, "survivors": survivors(),
+            "picture": picture.read_bytes() if picture.exists() else b""}
 
 
 @linux_only
@@ -102,6 +108,16 @@ def test_the_solutions_score_full_marks_in_the_portable_runner(runs):
     assert float(row["score"]) == float(row["max_score"]) == 100.0
     assert [row[f"{step} status"] for step in STEP_IDS] == ["passed"] * 8
     assert "Sandbox: portable" in run.stdout
+
+
+@linux_only
+def test_predict_and_show_run_without_fork(runs):
+    predict, show = runs["predict"], runs["show"]
+    assert predict.status == 0, predict.stderr[-3000:]
+    probabilities = [p["probability"] for p in json.loads(predict.stdout)["predictions"]]
+    assert len(probabilities) == 3 and 1 >= probabilities[0] >= probabilities[1] >= probabilities[2] > 0
+    assert show.status == 0, show.stderr[-3000:]
+    assert runs["picture"].startswith(b"\x89PNG")
 
 
 @linux_only
