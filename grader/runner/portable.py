@@ -100,7 +100,10 @@ class Launcher:
         spawned, self._spare = self._spare, None
         refused = spawned.limit_memory(int(init["memory"]))
         self.memory_refused = self.memory_refused or refused
-        protocol.send(spawned.sock, {"op": "init", **init})
+        try:
+            protocol.send(spawned.sock, {"op": "init", **init})
+        except OSError:
+            pass  # it died after starting: the Worker finds it gone and says how it ended
         self._used.append(spawned)
         self._spare = Spawned(self._env)  # its torch import overlaps this step
         return Worker(spawned.sock, None, self, tree=spawned)
