@@ -53,6 +53,8 @@ def test_factors_sign_and_transpose():
     assert "(= 1/√768)" in said(case(), TOKENS, TOKENS / 768 ** 0.5)
     assert "2 × the expected one:" in said(case(), TOKENS, TOKENS * 2)
     assert "zero" in said(case(), TOKENS, np.zeros_like(TOKENS))
+    assert "0.5 × the expected one − 0.25: the right pattern through a wrong scale and shift" in said(
+        case(), TOKENS, 0.5 * TOKENS - 0.25)
     assert "wrong sign" in said(case(), TOKENS, -TOKENS)
     square = rng.normal(size=(1, 4, 4))
     assert "transposed" in said(case("occlusion_map", ("image", "row", "col")), square, square.swapaxes(-1, -2))
@@ -119,6 +121,8 @@ def test_logits_and_probabilities():
     logits = rng.normal(size=(2, 10)) * 3
     log_probabilities = logits - np.log(np.exp(logits).sum(axis=-1, keepdims=True))
     assert "log-probabilities" in said(case("classify", ("image", "class")), logits, log_probabilities)
+    probabilities = np.exp(log_probabilities)
+    assert "Your values are probabilities" in said(case("classify", ("image", "class")), logits, probabilities)
     quadrants = case("quadrant_probabilities", ("quadrant",), grid=None)
     assert "not probabilities" in said(quadrants, np.array([0.1, 0.2, 0.3, 0.4]), np.array([-1.0, 2.0, 0.5, 3.0]))
     assert "the expected top-left, top-right, bottom-right, bottom-left" in said(
@@ -126,7 +130,9 @@ def test_logits_and_probabilities():
 
 
 def test_small_errors_float16_and_layer_norm_division():
-    assert "rounded to float16" in said(case(), TOKENS, TOKENS.astype(np.float16).astype(np.float64))
+    assert "a computation in float16" in said(case(), TOKENS, TOKENS.astype(np.float16).astype(np.float64))
+    dyadic = np.round(TOKENS * 64) / 64  # float16 numbers too, but not the expected ones rounded
+    assert "float16" not in said(case(), TOKENS * 1.01, dyadic)
     assert "the numbers are approximate" in said(case(), TOKENS, TOKENS * (1 + 1e-3 * rng.normal(size=TOKENS.shape)))
     x = rng.normal(size=(2, 5, 6)) * 1e-3
     weight, bias = rng.uniform(0.5, 2, size=6), rng.normal(size=6)
@@ -187,3 +193,4 @@ def test_read_cls_names_the_row_it_read():
     read = case("read_cls", ("image", "feature"), x=x, norm_weight=weight, norm_bias=bias)
     assert "row P2 (row 1, col 2) [index 2] after the final LayerNorm" in said(read, normalized[:, 0], normalized[:, 2])
     assert "the CLS row before the final LayerNorm" in said(read, normalized[:, 0], x[:, 0])
+    assert "mean of all normalized rows" in said(read, normalized[:, 0], normalized.mean(axis=1))

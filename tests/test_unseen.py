@@ -8,7 +8,6 @@ Budget: one Grader for the module, each mutant graded only on the cases of the f
 from __future__ import annotations
 
 import json
-import shutil
 from dataclasses import replace
 from io import StringIO
 from pathlib import Path

@@ -31,7 +31,8 @@ class Unseen(Mutant):
 def edited_function(mutant: Mutant) -> str:
     """The step function whose body the mutant's edit changes: the one whose tests it must affect."""
     solution = (SOLUTIONS / f"{mutant.step}.py").read_text()
-    before = solution[: solution.index(mutant.old)]
+    first_line = mutant.old.split("\n", 1)[0]  # an edit may start at the `def` line itself
+    before = solution[: solution.index(mutant.old) + len(first_line)]
     return before[before.rindex("\ndef ") + 5:].split("(", 1)[0]
 
 
@@ -45,7 +46,7 @@ UNSEEN = [
            'normalize maps to [-0.5, 0.5]: it subtracts 0.5 but forgets to divide by 0.5.',
            '    return (pixels.to(torch.float32) / 255 - 0.5) / 0.5\n',
            '    return pixels.to(torch.float32) / 255 - 0.5\n'),
-    unseen('01_flatten', 'float16', 'rounded to float16',
+    unseen('01_flatten', 'float16', 'a computation in float16',
            'normalize computes in half precision to save memory.',
            '    return (pixels.to(torch.float32) / 255 - 0.5) / 0.5\n',
            '    return ((pixels.to(torch.float16) / 255 - 0.5) / 0.5).float()\n'),
