@@ -385,7 +385,6 @@ def _unrecorded(model: Callable) -> Callable:
         with watch.not_recorded():
             return model(images)
     return forward
-    record_own_calls(module, init["functions"])
 
 
 def serve(sock: socket.socket, init: dict[str, Any]) -> None:
