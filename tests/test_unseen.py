@@ -201,6 +201,21 @@ def test_a_call_s_printing_is_kept_bounded_counted_and_the_streams_restored():
     assert printed.reply() == {"head": "é" * OUTPUT_KEPT, "bytes": 2 * OUTPUT_KEPT + len("\ncareful\n")}
 
 
+CRASHING = (step_file(SOLUTIONS, "03_position").read_text()
+            .replace("from torch import Tensor\n", "from torch import Tensor\n\nprint('loading my file')\n")
+            .replace('    return tokens + pos_table  # (N, D) broadcasts over the batch: (B, N, D)\n',
+                     '    print("about to crash", flush=True)\n    import os\n    os._exit(3)\n'))
+
+
+def test_prints_at_import_are_a_note_and_before_a_crash_stay_under_the_test(grader, tmp_path):
+    folder = write_submission(tmp_path / "crashing", {"03_position": CRASHING})
+    (step,) = grader.grade(folder, steps=("03_position",)).steps
+    assert step.notes == ["your file printed 16 bytes while it was imported; the first lines:\nloading my file"]
+    (crashed,) = step.tests
+    assert crashed.status == "error" and "exit status 3" in crashed.message
+    assert (crashed.output, crashed.output_bytes) == ("about to crash\n", 15)
+
+
 def test_check_shows_the_print_of_a_failing_function(printing_folder):
     run = CliRunner().invoke(app, ["check", "02_project", "--submission", str(printing_folder)])
     assert run.exit_code == 1, run.output

@@ -39,6 +39,8 @@ class StepRun:
     timed_out: bool = False
     printed: int = 0
     call_output: tuple[str, int] = ("", 0)  # what the current test's call printed: (start, bytes)
+    attributed: int = 0  # bytes the current worker printed that are shown already (under tests, at import)
+    printed_at_import: bool = False
     failing_functions: set[str] = field(default_factory=set)  # of this step, for "blocked by"
 
 
@@ -56,8 +58,9 @@ class Student:
             failure = run.load_failure
             raise Feedback(failure.message, status=failure.status, maps=failure.maps)
         if run.worker is None:
-            run.worker = run.spawn()
+            run.worker, run.attributed = run.spawn(), 0
             header = run.worker.start(run.deadline)
+            _note_import_output(run, header.get("printed"))
             if header.get("type") == "load_error":
                 run.load_failure = _load_failure(header)
                 raise run.load_failure
@@ -71,6 +74,7 @@ class Student:
             args, kwargs, arrays = wire_arguments(case)
             returned = worker.call(case.function, args, kwargs, arrays, self.run.deadline)
             self.run.call_output = (returned.printed, returned.printed_bytes)
+            self.run.attributed += returned.printed_bytes
             return returned
         except WorkerGone as gone:
             self._collect_exit()
@@ -84,8 +88,8 @@ class Student:
     def _collect_exit(self) -> None:
         worker, self.run.worker = self.run.worker, None
         if worker is not None:
-            worker.kill()
-            _note_output(self.run, worker.exit_info)
+            worker.kill()  # what the fatal call printed is shown under its test
+            self.run.call_output = _unattributed(self.run, worker.exit_info)
 
     def close(self) -> None:
         worker, self.run.worker = self.run.worker, None
@@ -93,14 +97,33 @@ class Student:
             _note_output(self.run, worker.close(time.monotonic() + 10))
 
 
-def _note_output(run: StepRun, exit_info: dict[str, Any] | None) -> None:
-    if not exit_info:
+def _note_import_output(run: StepRun, printed: Any) -> None:
+    """What the student's file printed while it was imported: a note of the step, shown once."""
+    if not isinstance(printed, dict) or not isinstance(printed.get("bytes"), int) or printed["bytes"] <= 0:
         return
-    printed = int(exit_info.get("output_bytes") or 0)
+    run.attributed += printed["bytes"]
+    if run.printed_at_import:
+        return  # a fresh worker after a crash imports the file again: said once is enough
+    run.printed_at_import = True
+    head = str(printed.get("head", ""))[:400].rstrip()
+    run.notes.append(f"your file printed {printed['bytes']:,} bytes while it was imported; the first lines:\n{head}")
+
+
+def _unattributed(run: StepRun, exit_info: dict[str, Any] | None) -> tuple[str, int]:
+    """What the ended worker printed beyond what is shown already (at import, under replied calls):
+    a call that crashed the worker, C-level writes. It follows the rest in the captured stream."""
+    printed = int((exit_info or {}).get("output_bytes") or 0) - run.attributed
+    if printed <= 0:
+        return "", 0
+    rest = str(exit_info.get("output_head", "")).encode("utf-8", "replace")[run.attributed:]  # type: ignore[union-attr]
+    return rest.decode("utf-8", "replace"), printed
+
+
+def _note_output(run: StepRun, exit_info: dict[str, Any] | None) -> None:
+    head, printed = _unattributed(run, exit_info)
     if printed:
         run.printed += printed
-        head = str(exit_info.get("output_head", ""))[:400].rstrip()
-        run.notes.append(f"your code printed {printed:,} bytes; the first lines:\n{head}")
+        run.notes.append(f"your code printed {printed:,} bytes; the first lines:\n{head[:400].rstrip()}")
 
 
 def _load_failure(header: dict[str, Any]) -> Feedback:

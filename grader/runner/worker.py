@@ -342,15 +342,18 @@ OUTPUT_KEPT = 4096  # characters of one call's printing sent back to the judge
 
 class CallOutput(io.TextIOBase):
     """Stands in for sys.stdout and sys.stderr during one call: keeps the first OUTPUT_KEPT
-    characters, counts the rest, so that printing megabytes costs the judge nothing."""
+    characters, counts the rest, so that printing megabytes costs the judge nothing. Everything
+    also goes on to `tee` (the worker's own stdout, which the sandbox captures), so that what a
+    call printed before it crashed the worker is still reported, as the step's note."""
 
     encoding, errors = "utf-8", "replace"  # what code that prints may ask a stream for
 
-    def __init__(self) -> None:
+    def __init__(self, tee: Any = None) -> None:
         super().__init__()
         self.kept: list[str] = []
         self.size = 0  # characters kept so far
         self.total = 0  # bytes written, as UTF-8
+        self.tee = tee
 
     def writable(self) -> bool:
         return True
@@ -361,7 +364,15 @@ class CallOutput(io.TextIOBase):
         if self.size < OUTPUT_KEPT:
             self.kept.append(text[: OUTPUT_KEPT - self.size])
             self.size += len(self.kept[-1])
+        if self.tee is not None:
+            with contextlib.suppress(Exception):  # a closed or odd stdout must not fail the call
+                self.tee.write(text)
         return len(text)
+
+    def flush(self) -> None:
+        if self.tee is not None:
+            with contextlib.suppress(Exception):
+                self.tee.flush()
 
     def reply(self) -> dict[str, Any]:
         return {"head": "".join(self.kept), "bytes": self.total}
@@ -371,12 +382,13 @@ class CallOutput(io.TextIOBase):
 def captured_output() -> Any:
     """What Python code prints during a call goes to a CallOutput (C-level writes to the file
     descriptors are still caught by the sandbox's step-wide capture)."""
-    output, saved = CallOutput(), (sys.stdout, sys.stderr)
+    output, saved = CallOutput(tee=sys.stdout), (sys.stdout, sys.stderr)
     sys.stdout = sys.stderr = output
     try:
         yield output
     finally:
         sys.stdout, sys.stderr = saved
+        output.flush()
 
 
 def _unrecorded(model: Callable) -> Callable:
@@ -404,15 +416,17 @@ def serve(sock: socket.socket, init: dict[str, Any]) -> None:
     from grader.student import load_step_file
 
     try:
-        module = load_step_file(student_file)
+        with captured_output() as printed:
+            module = load_step_file(student_file)
     except BaseException as error:  # noqa: BLE001 - any failure of the student's import is reported
         protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,
-                             "error": describe_error(error, student_files), **_syntax_details(error)})
+                             "error": describe_error(error, student_files), **_syntax_details(error),
+                             "printed": printed.reply()})
         return
     FORBIDDEN_AT_IMPORT.update(LOG.forbidden)  # e.g. timm imported at the top of the file
     record_own_calls(module, init["functions"])
     protocol.send(sock, {"type": "ready", "functions": sorted(
-        n for n in init["functions"] if callable(getattr(module, n, None)))})
+        n for n in init["functions"] if callable(getattr(module, n, None))), "printed": printed.reply()})
     while True:
         header, arrays = protocol.receive(sock)
         if header.get("op") != "call":
