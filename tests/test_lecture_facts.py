@@ -14,12 +14,14 @@ Each test reads one quantity from the fixtures' expected outputs and compares it
 from __future__ import annotations
 
 import functools
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
 from grader import paths
+from grader.fixtures.build import LECTURE_FACTS
 from grader.fixtures.store import load_cases, load_manifest
 
 MANIFEST = load_manifest()
@@ -185,8 +187,19 @@ def test_quadrant_table(table):  # page 43
     np.testing.assert_allclose(case.expected, table.quadrants, atol=TOLERANCE["quadrants"])
 
 
+def _lecture_facts() -> dict[str, np.ndarray]:
+    """The builder's record of what no graded case holds, checked against the manifest first."""
+    from safetensors.numpy import load
+
+    data = (paths.FIXTURES / LECTURE_FACTS).read_bytes()
+    assert hashlib.sha256(data).hexdigest() == MANIFEST["files"][LECTURE_FACTS]["sha256"]
+    return load(data)
+
+
 def test_largest_single_patch_drop(table):  # page 44
-    occlusion = _case("08_occlusion", "occlusion_map", "ViT").expected  # (14, 14), row by row
+    facts = _lecture_facts()
+    assert int(facts["target"][0]) == table.top_class
+    occlusion = facts["occlusion_map/vit/sample"]  # (14, 14), row by row: one-patch covers
     assert int(occlusion.argmin()) + 1 == table.largest_drop_patch
     assert occlusion.min() == pytest.approx(table.largest_drop, abs=TOLERANCE["largest_drop"])
 
