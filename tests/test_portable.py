@@ -71,16 +71,19 @@ class Run:
 def runs(tmp_path_factory) -> dict:
     """Four CLI runs at once (they overlap their torch imports), then a look at /proc: `predict`,
     `show attention`, `grade --solutions` with hidden tests and a CSV gradebook, and a `check` of
-    a step 03 that loops forever ignoring signals, between correct steps 02 and 04 (its time
-    limit costs no wall time: the grade takes longer, and leaves the correct steps room on a busy
-    machine)."""
+    a step 03 that loops forever ignoring signals, between correct steps 02 and 04, and a correct
+    step 01 that leaves a process running (the loop's limit costs no wall time: the grade takes
+    longer, and it leaves the correct steps room on a busy machine)."""
     folder = tmp_path_factory.mktemp("portable")
     loop = folder / "loop"
     shutil.copytree(LOOP, loop)
-    for step_id in ("02_project", "04_cls"):
+    for step_id in ("01_flatten", "02_project", "04_cls"):
         shutil.copyfile(paths.step_file(paths.SOLUTIONS, step_id), paths.step_file(loop, step_id))
+    with open(paths.step_file(loop, "01_flatten"), "a", encoding="utf-8") as step_01:  # and a child left running
+        step_01.write("\nimport subprocess, sys\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n")
     started = {
-        "loop": simulated("check", "02", "03", "04", "--submission", str(loop), "--timeout", "10", "--format", "json"),
+        "loop": simulated("check", "01", "02", "03", "04", "--submission", str(loop), "--timeout", "20",
+                          "--format", "json"),
         "solutions": simulated("grade", "--solutions", "--csv", str(folder / "gradebook.csv"), "--timeout", "600"),
         "predict": simulated("predict", str(PHOTO), "--format", "json", "--top", "3"),
         "show": simulated("show", "attention", str(PHOTO), "--out", str(folder / "attention.png")),
@@ -126,19 +129,19 @@ def test_a_loop_times_out_and_costs_only_its_own_step(runs):
     assert run.status == 1, run.stderr[-3000:]
     contract = json.loads(run.stdout)
     steps = {step["id"]: step for step in contract["steps"]}
-    assert list(steps) == ["02_project", "03_position", "04_cls"]
-    for step_id in ("02_project", "04_cls"):
+    assert list(steps) == ["01_flatten", "02_project", "03_position", "04_cls"]
+    for step_id in ("01_flatten", "02_project", "04_cls"):
         assert steps[step_id]["status"] == "passed"
         assert steps[step_id]["score"] == steps[step_id]["max_score"] > 0
     looping = steps["03_position"]
     assert looping["status"] == "timeout" and looping["score"] == 0
     assert looping["tests"] and {t["status"] for t in looping["tests"]} == {"timeout"}
-    assert "time limit (10 s)" in looping["tests"][0]["message"]
+    assert "time limit (20 s)" in looping["tests"][0]["message"]
 
 
 @linux_only
 def test_nothing_the_workers_started_survives(runs):
-    assert len(runs["seen"]) >= 4  # two judges and their workers
+    assert len(runs["seen"]) >= 6  # four judges, their workers, and step 01's child
     assert runs["survivors"] == []
 
 
