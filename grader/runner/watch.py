@@ -56,6 +56,12 @@ class OperatorLog(TorchDispatchMode):
         self.forbidden, self.record = forbidden, record
         self.seen: set = set()  # operators already judged: a call runs the same few many times
 
+    @classmethod
+    def _should_skip_dynamo(cls) -> bool:
+        """No torch.compile wrapper around `__torch_dispatch__`: it would import torch._dynamo
+        (about 1 s, in every worker) and cost every operator a call more."""
+        return False
+
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         if func not in self.seen:
             self.seen.add(func)
