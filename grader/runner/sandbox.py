@@ -1,23 +1,45 @@
-"""Linux confinement for a worker: its own PID, mount, network and IPC namespaces, a read-only
-file system with the hidden material covered, no capabilities, and a memory limit.
+"""Linux confinement for a worker, layer by layer: what the machine allows is used, what it refuses
+is left out and named.
 
-Full confinement needs root (CI machines and containers); elsewhere the worker still runs in its
-own process with the memory limit, and the report says that the sandbox was partial.
+The layers: own PID, mount, network and IPC namespaces (as root with CAP_SYS_ADMIN directly;
+otherwise inside a new user namespace, which works without privileges where the kernel allows it);
+a read-only view of the file system that holds only what the worker needs (an allow-list, built on an
+empty tmpfs root); a private /proc; no capabilities; no_new_privs; memory and CPU-time limits; a
+subreaper and a parent-death signal, so that nothing outlives grading.
+
+`probe()` tries every layer once, in throwaway processes forked from the zygote; each step's worker
+then gets exactly the layers the probe found working (see `zygote.py` for which process does what).
+Importing this module is safe on every platform: a libc function or module that is missing (macOS
+has no prctl or unshare, Windows no libc and no `resource`) makes its layer unavailable.
 """
 from __future__ import annotations
 
 import ctypes
+import json
 import os
+import platform
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-CLONE_NEWNS, CLONE_NEWPID = 0x00020000, 0x20000000
+CLONE_NEWNS, CLONE_NEWPID, CLONE_NEWUSER = 0x00020000, 0x20000000, 0x10000000
 CLONE_NEWNET, CLONE_NEWIPC = 0x40000000, 0x08000000
-MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT = 1, 2, 4, 32
+MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REMOUNT = 1, 2, 4, 8, 32
+MS_NOATIME, MS_NODIRATIME, MS_RELATIME = 1024, 2048, 1 << 21
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
+MNT_DETACH = 2
 PR_SET_PDEATHSIG, PR_CAPBSET_DROP, PR_SET_NO_NEW_PRIVS = 1, 24, 38
 PR_SET_CHILD_SUBREAPER = 36
 _CAP_VERSION_3 = 0x20080522
 _LAST_CAP = 63
+_CAP_SYS_ADMIN = 21
+#: pivot_root has no libc wrapper: its system call number, per architecture.
+_SYS_PIVOT_ROOT = {"x86_64": 155, "aarch64": 41, "arm64": 41, "riscv64": 41, "ppc64le": 203, "s390x": 217}
+#: Flags a user namespace may not clear on a mount it inherited: a read-only remount must repeat them.
+_LOCKED_FLAGS = {os.ST_NOSUID: MS_NOSUID, os.ST_NODEV: MS_NODEV, os.ST_NOEXEC: MS_NOEXEC,
+                 os.ST_NOATIME: MS_NOATIME, os.ST_NODIRATIME: MS_NODIRATIME,
+                 os.ST_RELATIME: MS_RELATIME} if hasattr(os, "ST_NOSUID") else {}
+
+VIEW_TMP_SIZE = "64m"  # the worker's only writable place: its /tmp, counted in RAM
 
 
 def _load_libc() -> ctypes.CDLL | None:
@@ -53,11 +75,7 @@ def _check(result: int, what: str) -> None:
         raise OSError(errno, f"{what}: {os.strerror(errno)}")
 
 
-def can_confine() -> bool:
-    """Namespaces and mounts need root; a student's laptop gets the partial sandbox."""
-    geteuid = getattr(os, "geteuid", None)  # Windows has none
-    return geteuid is not None and geteuid() == 0 and os.environ.get("VITGRADE_SANDBOX", "full") != "partial"
-
+# ---------------------------------------------------------------- the layers, one function each
 
 def set_subreaper() -> None:
     """Orphans of the workers re-parent to this process, so none can outlive grading."""
@@ -69,82 +87,28 @@ def die_with_parent(sig: int = 9) -> None:
     _check(_prctl(PR_SET_PDEATHSIG, sig), "parent-death signal")
 
 
-def enter_namespaces() -> None:
-    """New namespaces for this process's future children (the PID namespace) and itself."""
-    _check(_libc_function("unshare")(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC), "unshare")
+def enter_namespaces(user: bool) -> None:
+    """New mount, network and IPC namespaces for this process, a new PID namespace for its children.
+
+    With `user`, all of them inside a new user namespace where this process keeps its own uid and
+    gid (the only mapping an unprivileged process may write) and gets capabilities that count only
+    there: enough to mount, never enough to touch the host."""
+    flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWNET | CLONE_NEWIPC
+    if not user:
+        _check(_libc_function("unshare")(flags), "unshare")
+        return
+    uid, gid = os.geteuid(), os.getegid()
+    _check(_libc_function("unshare")(flags | CLONE_NEWUSER), "unshare")
+    # setgroups must be denied before an unprivileged process may write its gid map.
+    Path("/proc/self/setgroups").write_text("deny")
+    Path("/proc/self/uid_map").write_text(f"{uid} {uid} 1")
+    Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
 
 
-def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None) -> None:
-    enc = lambda s: None if s is None else s.encode()  # noqa: E731 - ctypes wants bytes or NULL
-    _check(_libc_function("mount")(enc(source), enc(target), enc(fstype), flags, enc(data)), f"mount {target}")
-
-
-def _mount_points() -> list[str]:
-    points = []
-    for line in Path("/proc/self/mountinfo").read_text().splitlines():
-        point = line.split()[4].replace("\\040", " ")
-        points.append(point)
-    return points
-
-
-def seal_filesystem(hide: list[Path]) -> None:
-    """Inside the new mount namespace: cover `hide` with empty tmpfs, make every mount read-only,
-    give the worker a private writable /dev/shm, and a /proc that shows only its own PID namespace.
-
-    Must run as PID 1 of the new PID namespace, before capabilities are dropped.
-    """
-    _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
-    for folder in hide:
-        if folder.is_dir():
-            _mount("tmpfs", str(folder), "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,mode=0555")
-    _cover_private_files()
-    _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV, None)
-    for point in _mount_points():
-        if point.startswith(("/proc", "/sys", "/dev")) and point not in ("/dev/shm",):
-            continue
-        try:
-            _mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY, None)
-        except OSError:
-            pass  # a mount we cannot remount stays as it is; the root and work tree are what matter
-    # /tmp stays read-only (a submission may live there); /dev/shm is the private scratch space.
-    if os.path.isdir("/dev/shm"):
-        _mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=256m")
-        os.environ["TMPDIR"] = "/dev/shm"
-
-
-#: Files no student code needs, covered with /dev/null: the worker keeps uid 0 (Python itself may
-#: live under /root), and uid 0 can read root's 0600 files even without capabilities.
-PRIVATE_FILES = ("/etc/shadow", "/etc/gshadow", "/etc/sudoers", "/root/.ssh", "/root/.git-credentials",
-                 "/root/.netrc", "/root/.config/gh", "/root/.docker", "/root/.aws", "/root/.pypirc")
-
-
-def _cover_private_files() -> None:
-    for private in PRIVATE_FILES:
-        path = Path(private)
-        try:
-            if path.is_dir():
-                _mount("tmpfs", private, "tmpfs", MS_NOSUID | MS_NODEV, "size=4k,mode=0555")
-            elif path.exists():
-                _mount("/dev/null", private, None, MS_BIND, None)
-        except OSError:
-            pass  # best effort: one we cannot cover stays unreadable to nobody else either
-
-
-#: Environment variables a worker inherits; everything else (CI tokens, keys) stays with the judge.
-ENVIRONMENT = ("PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX",
-               "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TMPDIR")
-
-
-def worker_environment(environ: dict[str, str]) -> dict[str, str]:
-    """The allow-listed part of `environ`, for the zygote and so for every worker."""
-    kept = {k: v for k, v in environ.items() if k in ENVIRONMENT or k.startswith(("LC_", "VITGRADE_"))}
-    return {**kept, "PYTHONDONTWRITEBYTECODE": "1"}
-
-
-def drop_privileges() -> None:
+def drop_capabilities() -> None:
     """No capabilities now or after any exec: the worker cannot remount, ptrace, or signal the judge."""
     for cap in range(_LAST_CAP + 1):
-        _prctl(PR_CAPBSET_DROP, cap)
+        _prctl(PR_CAPBSET_DROP, cap)  # refused without CAP_SETPCAP: then there is nothing to drop
 
     class Header(ctypes.Structure):
         _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
@@ -155,15 +119,310 @@ def drop_privileges() -> None:
 
     header, data = Header(_CAP_VERSION_3, 0), (Data * 2)()
     _check(_libc_function("capset")(ctypes.byref(header), ctypes.byref(data)), "capset")
+
+
+def set_no_new_privs() -> None:
+    """No exec can ever gain privileges again (setuid programs, file capabilities)."""
     _check(_prctl(PR_SET_NO_NEW_PRIVS, 1), "no_new_privs")
+
+
+def _resource():
+    try:
+        import resource  # Unix only
+    except ImportError:
+        raise Unavailable("resource limits are not available on this platform") from None
+    return resource
 
 
 def limit_memory(limit_bytes: int) -> None:
     """Cap the worker's heap (RLIMIT_DATA). RLIMIT_AS cannot be used: importing torch alone maps
     about 3 GB of address space, while its private data stays small."""
-    try:
-        import resource  # Unix only
-    except ImportError:
-        raise Unavailable("resource limits are not available on this platform") from None
+    resource = _resource()
     resource.setrlimit(resource.RLIMIT_DATA, (limit_bytes, limit_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def limit_cpu(seconds: float) -> None:
+    """A backstop behind the judge's wall-clock limit: SIGXCPU, then SIGKILL a few seconds later,
+    even if the judge could not end the worker. `seconds` must cover every core busy for the step."""
+    resource = _resource()
+    soft = int(seconds) + 1
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 5))
+
+
+# ---------------------------------------------------------------- the read-only view
+
+def _mount(source: str | None, target: str, fstype: str | None, flags: int, data: str | None) -> None:
+    enc = lambda s: None if s is None else s.encode()  # noqa: E731 - ctypes wants bytes or NULL
+    _check(_libc_function("mount")(enc(source), enc(target), enc(fstype), flags, enc(data)), f"mount {target}")
+
+
+def _pivot_root(new_root: str, put_old: str) -> None:
+    number = _SYS_PIVOT_ROOT.get(platform.machine())
+    if number is None:
+        raise Unavailable(f"pivot_root: unknown system call number on {platform.machine()}")
+    _check(_libc_function("syscall")(number, new_root.encode(), put_old.encode()), "pivot_root")
+
+
+#: Device files every Python process may need; the rest of /dev (disks, the host's ttys) stays out.
+DEVICES = ("null", "zero", "full", "random", "urandom")
+
+
+def enter_view(allowed: list[str]) -> list[str]:
+    """Replace this process's file system by a read-only view of `allowed` (absolute paths; folders
+    whole, files alone, top-level symlinks as symlinks), plus /dev basics, a private /proc and a
+    small writable /tmp. Everything else is absent, not merely unreadable.
+
+    Must run in a new mount namespace with CAP_SYS_ADMIN there, before capabilities are dropped,
+    and as PID 1 of a new PID namespace for /proc to show only the worker's processes.
+    Returns the layers of the view that the machine refused (e.g. a private /proc), by name."""
+    refused = []
+    # Sources as real paths, found now: after the pivot an absolute symlink would point nowhere.
+    sources = {path: os.path.realpath(path) for path in _outermost(allowed)}
+    top_links = {path: os.readlink(path) for path in sources if os.path.islink(path) and
+                 os.path.dirname(path) == "/"}  # /lib -> usr/lib on merged-/usr systems
+    _mount(None, "/", None, MS_REC | MS_PRIVATE, None)
+    # The new root is an empty tmpfs; the old root stays reachable below it until the view is built.
+    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755")
+    os.chdir("/tmp")
+    os.mkdir("oldroot")
+    _pivot_root(".", "oldroot")
+    os.chdir("/")
+    os.makedirs("/tmp", mode=0o1777)
+    _mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, f"size={VIEW_TMP_SIZE},mode=1777")
+    for path, source in sources.items():
+        if path in top_links:
+            os.symlink(top_links[path], path)
+        else:
+            _bind_into_view(path, source)
+    for device in DEVICES:
+        _bind_into_view(f"/dev/{device}", f"/dev/{device}")
+    os.symlink("/proc/self/fd", "/dev/fd")
+    os.makedirs("/proc")
+    try:
+        _mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, None)
+    except OSError as error:
+        refused.append(f"private /proc ({error.strerror or error})")
+    writable = {"/tmp", "/proc"} | {f"/dev/{d}" for d in DEVICES}
+    read_only = [p for p in _old_root_mount_points() if p not in writable]
+    _check(_libc_function("umount2")(b"/oldroot", MNT_DETACH), "umount /oldroot")
+    os.rmdir("/oldroot")
+    for point in read_only:
+        _remount_read_only(point)
+    os.environ["TMPDIR"] = "/tmp"
+    return refused
+
+
+def _outermost(paths: list[str]) -> list[str]:
+    """`paths` without those inside another one (binding the outer folder brings them along)."""
+    unique = sorted({os.path.normpath(p) for p in paths})
+    kept: list[str] = []
+    for path in unique:
+        if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(path)
+    return kept
+
+
+def _bind_into_view(path: str, real_path: str) -> None:
+    """Make `real_path` of the old root (now under /oldroot) appear at `path` in the new root."""
+    source = "/oldroot" + real_path
+    if not os.path.exists(source):
+        return
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.isdir(source):
+        os.makedirs(path, exist_ok=True)
+        _mount(source, path, None, MS_BIND | MS_REC, None)
+    else:
+        open(path, "w").close()
+        _mount(source, path, None, MS_BIND, None)
+
+
+def _old_root_mount_points() -> list[str]:
+    """Every mount point of the new root, read while the old root (and its /proc) is still there."""
+    lines = Path("/oldroot/proc/self/mountinfo").read_text().splitlines()
+    points = [line.split()[4].replace("\\040", " ") for line in lines]
+    return [p for p in points if p != "/oldroot" and not p.startswith("/oldroot/")]
+
+
+def _remount_read_only(point: str) -> None:
+    flags = os.statvfs(point).f_flag
+    locked = sum(ms for st, ms in _LOCKED_FLAGS.items() if flags & st)
+    _mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | locked, None)
+
+
+# ---------------------------------------------------------------- the probe
+
+@dataclass
+class Plan:
+    """Which layers every worker gets on this machine, as found by `probe()`."""
+
+    namespaces: str | None = None
+    """`plain` (root with CAP_SYS_ADMIN), `user` (inside a new user namespace) or None."""
+    view: bool = False
+    proc: bool = False
+    capabilities: bool = False
+    no_new_privs: bool = False
+    memory: bool = False
+    cpu: bool = False
+    subreaper: bool = False
+    parent_death: bool = False
+    missing: list[str] = field(default_factory=list)
+    """Every layer left out, with the machine's reason."""
+
+    def layers(self) -> list[str]:
+        """The layers workers get, by name, for reports."""
+        names = []
+        if self.namespaces:
+            names.append("pid, mount, network and IPC namespaces" +
+                         (" (in a user namespace)" if self.namespaces == "user" else ""))
+        named = [(self.view, "read-only view"), (self.proc, "private /proc"),
+                 (self.capabilities, "no capabilities"), (self.no_new_privs, "no_new_privs"),
+                 (self.memory, "memory limit"), (self.cpu, "CPU-time limit"),
+                 (self.subreaper, "subreaper"), (self.parent_death, "parent-death signal")]
+        return names + [name for works, name in named if works]
+
+    def level(self) -> str:
+        """`full` with namespaces, the read-only view and no privileges; else `partial`."""
+        full = self.namespaces and self.view and self.capabilities and self.no_new_privs
+        return "full" if full else "partial"
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Plan":
+        return cls(**data)
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, OSError) and error.strerror:
+        return error.strerror
+    return str(error) or type(error).__name__
+
+
+def _has_sys_admin() -> bool:
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("CapEff:"):
+                return bool(int(line.split()[1], 16) >> _CAP_SYS_ADMIN & 1)
+    except OSError:
+        pass
+    return False
+
+
+def probe(view_paths: list[str]) -> Plan:
+    """Try every layer once, in throwaway processes forked from this one, and return what works.
+
+    The probe walks the same process chain as a worker (namespaces in the first child, the view in
+    the second as PID 1, privileges and limits in the third), with `view_paths` as the view."""
+    plan = Plan()
+    for name, attempt in (("subreaper", set_subreaper), ("parent-death signal", die_with_parent)):
+        try:
+            _in_child(attempt)
+            setattr(plan, "subreaper" if name == "subreaper" else "parent_death", True)
+        except Exception as error:  # noqa: BLE001 - any failure means: leave this layer out
+            plan.missing.append(f"{name} ({_reason(error)})")
+    if not hasattr(os, "fork"):
+        plan.missing.append("every Linux layer (no fork on this platform)")
+        return plan
+    forced = os.environ.get("VITGRADE_SANDBOX") == "partial"
+    plan.namespaces = None if forced else _probe_namespaces(plan.missing)
+    if forced:
+        plan.missing.append("namespaces and read-only view (VITGRADE_SANDBOX=partial)")
+    found = _in_child(lambda: _probe_chain(plan.namespaces, view_paths), result=True)
+    for key, value in found.items():
+        if key == "missing":
+            plan.missing += value
+        else:
+            setattr(plan, key, value)
+    return plan
+
+
+def _probe_namespaces(missing: list[str]) -> str | None:
+    """`plain`, `user` or None (with the reasons added to `missing`)."""
+    reasons = []
+    for kind in ("plain", "user"):
+        try:
+            _in_child(lambda: enter_namespaces(user=kind == "user"))
+            return kind
+        except Exception as error:  # noqa: BLE001
+            reasons.append(_reason(error))
+    if "not available on this platform" in reasons[1]:
+        missing.append(f"namespaces and read-only view ({reasons[1]})")
+    else:
+        why = "no CAP_SYS_ADMIN" if not _has_sys_admin() else reasons[0]
+        missing.append(f"namespaces and read-only view ({why}; user namespaces: {reasons[1]})")
+    return None
+
+
+def _probe_chain(namespaces: str | None, view_paths: list[str]) -> dict:
+    """In the first child: namespaces, then the view in a second, then privileges and limits."""
+    if namespaces:
+        enter_namespaces(user=namespaces == "user")
+        return _in_child(lambda: _probe_view_and_limits(view_paths), result=True)
+    return _probe_limits()
+
+
+def _probe_view_and_limits(view_paths: list[str]) -> dict:
+    found: dict = {"missing": []}
+    try:
+        refused = enter_view(view_paths)
+        found["view"], found["proc"] = True, not refused
+        found["missing"] += refused
+    except Exception as error:  # noqa: BLE001
+        found["missing"].append(f"read-only view ({_reason(error)})")
+    limits = _in_child(_probe_limits, result=True)
+    return {**found, **limits, "missing": found["missing"] + limits["missing"]}
+
+
+def _probe_limits() -> dict:
+    found: dict = {"missing": []}
+    attempts = (("capabilities", "no capabilities", drop_capabilities),
+                ("no_new_privs", "no_new_privs", set_no_new_privs),
+                ("memory", "memory limit", lambda: limit_memory(1 << 40)),
+                ("cpu", "CPU-time limit", lambda: limit_cpu(3600)))
+    for key, name, attempt in attempts:
+        try:
+            attempt()
+            found[key] = True
+        except Exception as error:  # noqa: BLE001
+            found["missing"].append(f"{name} ({_reason(error)})")
+    return found
+
+
+def _in_child(attempt, result: bool = False):
+    """Run `attempt` in a forked child, which then ends: its changes never reach this process.
+    Returns what it returned (JSON) when `result`; raises what it raised, as an OSError."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        try:
+            value = attempt()
+            message = {"ok": True, "value": value if result else None}
+        except BaseException as error:  # noqa: BLE001 - reported to the parent
+            message = {"ok": False, "reason": _reason(error)}
+        with os.fdopen(write_end, "w") as out:
+            out.write(json.dumps(message))
+        os._exit(0)
+    os.close(write_end)
+    with os.fdopen(read_end) as incoming:
+        text = incoming.read()
+    os.waitpid(pid, 0)
+    message = json.loads(text) if text else {"ok": False, "reason": "the probe process died"}
+    if not message["ok"]:
+        raise OSError(0, message["reason"])
+    return message["value"]
+
+
+# ---------------------------------------------------------------- the worker's environment
+
+#: Environment variables a worker inherits; everything else (CI tokens, keys) stays with the judge.
+ENVIRONMENT = ("PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX",
+               "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TMPDIR")
+
+
+def worker_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The allow-listed part of `environ`, for the zygote and so for every worker."""
+    kept = {k: v for k, v in environ.items() if k in ENVIRONMENT or k.startswith(("LC_", "VITGRADE_"))}
+    return {**kept, "PYTHONDONTWRITEBYTECODE": "1"}

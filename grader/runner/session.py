@@ -119,6 +119,7 @@ class Zygote:
             stderr=subprocess.DEVNULL, env=env)
         theirs.close()
         self._ready = False
+        self._sandbox: dict[str, Any] = {}
 
     def _wait_ready(self) -> None:
         if not self._ready:
@@ -126,7 +127,13 @@ class Zygote:
             header, _ = protocol.receive(self._sock)
             if header.get("type") != "ready":
                 raise RuntimeError("the grading zygote did not start")
+            self._sandbox = dict(header.get("sandbox") or {})
             self._ready = True
+
+    def sandbox(self) -> dict[str, Any]:
+        """The zygote's probe: which confinement layers its workers get (`sandbox.Plan` as JSON)."""
+        self._wait_ready()
+        return self._sandbox
 
     def spawn(self, init: dict[str, Any]) -> "Worker":
         self._wait_ready()

@@ -1,10 +1,11 @@
-"""The zygote: imports torch once, then forks one sandboxed worker per step on request.
+"""The zygote: imports torch once, probes the sandbox, then forks one sandboxed worker per step.
 
 Process tree for one step (C1-C3 are forked here):
-    judge ── zygote ── C1 (enters new namespaces) ── C2 (PID 1 there: prepares, seals, reaps)
-                                                       └─ C3 (no privileges: runs student code)
+    judge ── zygote ── C1 (enters new namespaces) ── C2 (PID 1 there: prepares, enters the view, reaps)
+                                                       └─ C3 (no privileges, limits: runs student code)
 C2 captures C3's stdout/stderr and reports how C3 ended. When C2 dies the kernel kills everything
-in its PID namespace, so nothing the student starts can outlive the step.
+in its PID namespace, so nothing the student starts can outlive the step. Each layer is used only
+where the probe (before `ready`) found that this machine allows it.
 """
 from __future__ import annotations
 
@@ -17,17 +18,25 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader.runner import protocol, sandbox
+from grader.runner import protocol, sandbox, view
 
 OUTPUT_KEPT = 16 * 1024  # bytes of the student's printing shown back to them
+PLAN = sandbox.Plan()  # what the probe found this machine allows; set before `ready`
+BASE_VIEW: list[str] = []  # what every worker sees of the file system
 
 
 def main(fd: int) -> None:
+    global PLAN, BASE_VIEW
+    from grader.paths import KIT_ROOT
+
     control = socket.socket(fileno=fd)
+    PLAN = sandbox.probe(view.base_view(KIT_ROOT))  # before torch: forking a small process is cheap
     _preload()
-    sandbox.set_subreaper()
-    sandbox.die_with_parent()
-    protocol.send(control, {"type": "ready", "pid": os.getpid()})
+    BASE_VIEW = view.base_view(KIT_ROOT)
+    if PLAN.subreaper:
+        sandbox.set_subreaper()
+    _die_with_parent()
+    protocol.send(control, {"type": "ready", "pid": os.getpid(), "sandbox": PLAN.to_json()})
     while True:
         try:
             header, _ = protocol.receive(control)
@@ -50,8 +59,11 @@ def _preload() -> None:
     import torch
 
     import grader.params  # noqa: F401
+    import grader.paths  # noqa: F401
+    import grader.photos  # noqa: F401 - the worker's pixel arguments, after the view is entered
     import grader.runner.probe  # noqa: F401
     import grader.runner.worker  # noqa: F401
+    import grader.steps  # noqa: F401
     import grader.student  # noqa: F401
 
     torch.zeros(1) @ torch.zeros(1, 1)  # warm the allocator before forking
@@ -74,11 +86,11 @@ def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
 def _c1(init: dict[str, Any], sock: socket.socket) -> None:
     try:
         os.setsid()
-        sandbox.die_with_parent()  # a zygote killed mid-step takes its workers with it
+        _die_with_parent()  # a zygote killed mid-step takes its workers with it
         if os.getppid() == 1:
             return
-        if init["confine"]:
-            sandbox.enter_namespaces()
+        if PLAN.namespaces:
+            sandbox.enter_namespaces(user=PLAN.namespaces == "user")
         pid = os.fork()
         if pid == 0:
             _c2(init, sock)
@@ -95,14 +107,14 @@ def _c2(init: dict[str, Any], sock: socket.socket) -> None:
         protocol.send(sock, {"type": "spawned", "pid": host_pid})
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_IGN)
-        sandbox.die_with_parent()
+        _die_with_parent()
         submission = Path(init["submission"])
         worker.bind_earlier_steps(init["step"], submission, init["references"])
         # The checkpoint is read later, by the worker: a parallel torch op here would start
         # OpenMP threads that the forked worker does not have, and its first parallel op would hang.
         context = worker.Context(init["checkpoint"], init["references"])
-        if init["confine"]:
-            sandbox.seal_filesystem([Path(p) for p in init["hide"]])
+        if PLAN.view:
+            sandbox.enter_view(view.step_view(BASE_VIEW, init))
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:
@@ -134,10 +146,7 @@ def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> N
         os.dup2(output_fd, 2)
         os.close(output_fd)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        if init["confine"]:
-            sandbox.drop_privileges()
-        sandbox.limit_memory(init["memory"])
-        sandbox.die_with_parent()
+        _confine_worker(init)
         worker.serve(sock, {**init, "_context": context})
     except MemoryError:
         code = protocol.EXIT_NO_MEMORY
@@ -145,6 +154,24 @@ def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> N
         code = protocol.EXIT_BROKEN
     finally:
         os._exit(code)
+
+
+def _die_with_parent() -> None:
+    if PLAN.parent_death:
+        sandbox.die_with_parent()
+
+
+def _confine_worker(init: dict[str, Any]) -> None:
+    """The layers of the last process, the one that runs student code."""
+    if PLAN.capabilities:
+        sandbox.drop_capabilities()
+    if PLAN.no_new_privs:
+        sandbox.set_no_new_privs()
+    if PLAN.memory:
+        sandbox.limit_memory(init["memory"])
+    if PLAN.cpu:  # never before the wall-clock limit, even with every core busy
+        sandbox.limit_cpu(init["timeout"] * (os.cpu_count() or 1) + 5)
+    _die_with_parent()
 
 
 def _capture(read_end: int, pid: int) -> tuple[bytes, int, int]:

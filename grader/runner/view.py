@@ -1,0 +1,70 @@
+"""What a worker may see of the file system: the allow-list behind the sandbox's read-only view.
+
+Only what the worker runs or reads: Python's installation, the grader modules the zygote has
+loaded, the checkpoint, the one submission being graded and the stubs that stand in for its missing
+steps. Everything else (sibling submissions, the kit's solutions, tests, hidden fixtures and git
+history, the grader's correct computations, home folders) is absent from the worker's root.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import grader
+
+#: System files every process may need: shared libraries (and the paths the loader finds them by).
+SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache", "/etc/localtime")
+#: Parts of the grader that hold correct computations: never in the view, whatever imported them.
+GRADER_PRIVATE = ("mistakes", "fixtures", "checkpoint", "suites")
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def python_installation(kit_root: Path) -> list[str]:
+    """Python's prefixes, and the sys.path entry each loaded module came from (the innermost one
+    holding it: never the current folder because it happens to hold site-packages); never an entry
+    that holds the kit (the kit's own files are listed one by one, see `grader_files`)."""
+    folders = {Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
+    entries = [Path(p).absolute() for p in sys.path if p and os.path.isdir(p)]
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        holding = [e for e in entries if file and _inside(Path(file).absolute(), e)]
+        if holding:
+            folders.add(max(holding, key=lambda e: len(e.parts)))
+    return sorted(str(f) for f in folders if not _inside(kit_root, f))
+
+
+def grader_files() -> list[str]:
+    """The files of every grader module loaded so far (the zygote preloads all the worker runs)."""
+    package = Path(grader.__file__).absolute().parent
+    private = [package / part for part in GRADER_PRIVATE]
+    files = set()
+    for name, module in list(sys.modules.items()):
+        file = getattr(module, "__file__", None)
+        if (name == "grader" or name.startswith("grader.")) and file:
+            path = Path(file).absolute()
+            if _inside(path, package) and not any(_inside(path, p) for p in private):
+                files.add(str(path))
+    return sorted(files)
+
+
+def base_view(kit_root: Path) -> list[str]:
+    """What every worker sees, whatever it grades."""
+    return [*SYSTEM, *python_installation(kit_root), *grader_files()]
+
+
+def step_view(base: list[str], init: dict) -> list[str]:
+    """`base` plus what one step reads: the checkpoint, the submission, the stubs of its missing
+    earlier steps (references are loaded before the view is entered, so they stay out)."""
+    from grader.paths import EXERCISES
+    from grader.steps import STEP_IDS
+
+    submission = Path(init["submission"])
+    # Nothing that holds the submission's folder: in a class folder that would show its siblings.
+    base = [p for p in base if not _inside(submission.parent, Path(p))]
+    stubs = [str(EXERCISES / f"{s}.py") for s in STEP_IDS[: STEP_IDS.index(init["step"])]
+             if s not in init["references"] and not (submission / f"{s}.py").exists()]
+    return [*base, init["checkpoint"], str(submission), *stubs]
