@@ -80,8 +80,9 @@ class SubmissionResult:
     checkpoint: dict[str, str]
     """{"id", "kind", "sha256"} of the checkpoint the fixtures came from."""
     steps: list[StepResult]
-    sandbox: str = "full"
-    """`full` (namespaces, read-only files, no privileges) or `partial` (own process, memory limit)."""
+    sandbox: SandboxReport = field(default_factory=lambda: SandboxReport(level="unknown"))
+    """What confinement the workers got (a level, the layers, the layers the machine refused);
+    `unknown` only in results built by hand, never in one that grading produced."""
     tampering: list[str] = field(default_factory=list)
     """Fixture files found modified after grading (always empty when the sandbox is full)."""
 
@@ -98,7 +99,8 @@ class SubmissionResult:
         return all(s.status == "passed" for s in self.steps)
 
     def to_contract(self) -> dict[str, Any]:
-        """Exactly DESIGN.md's result contract: no timings, so two runs give identical JSON."""
+        """DESIGN.md's result contract plus the `sandbox` the workers got: no timings, so two runs
+        give identical JSON."""
         return {
             "score": self.score,
             "max_score": self.max_score,
@@ -111,6 +113,8 @@ class SubmissionResult:
                            "score": t.score, "max_score": t.max_score, "message": t.message}
                           for t in s.tests],
             } for s in self.steps],
+            "sandbox": {"level": self.sandbox.level, "layers": list(self.sandbox.layers),
+                        "missing": list(self.sandbox.missing)},
         }
 
 

@@ -74,7 +74,8 @@ def _overview(result: SubmissionResult) -> str:
     """The text above the tests: total, checkpoint, one line per step with its notes."""
     checkpoint = result.checkpoint
     lines = [f"vitgrade: {points(result.score)} / {points(result.max_score)} points.",
-             f"Checkpoint: {checkpoint.get('id', '?')} ({checkpoint.get('kind', '?')})."]
+             f"Checkpoint: {checkpoint.get('id', '?')} ({checkpoint.get('kind', '?')}).",
+             f"Sandbox: {result.sandbox.summary()}."]
     if checkpoint.get("kind") == "stand-in":
         lines.append(STANDIN_NOTE)
     if result.tampering:

@@ -38,7 +38,7 @@ def _suite(result: SubmissionResult, step: StepResult) -> ET.Element:
     properties = ET.SubElement(suite, "properties")
     for name, value in (("score", points(step.score)), ("max_score", points(step.max_score)),
                         ("status", step.status), ("checkpoint", result.checkpoint.get("kind", "")),
-                        ("tampering", ", ".join(result.tampering))):
+                        ("tampering", ", ".join(result.tampering)), ("sandbox", result.sandbox.summary())):
         if value:
             ET.SubElement(properties, "property", name=name, value=clean(value))
     suite.extend(_case(step, test) for test in graded_tests(step))

@@ -117,15 +117,13 @@ def _total_line(result: SubmissionResult) -> Text:
 
 
 def _footer(result: SubmissionResult) -> list[Text]:
-    """What qualifies the whole result: modified fixtures, a partial sandbox, stand-in fixtures."""
+    """What qualifies the whole result: modified fixtures, the sandbox it got, stand-in fixtures."""
     lines = []
     if result.tampering:
         files = ", ".join(clean(name) for name in result.tampering)
         lines.append(Text(f"Fixture files were modified during grading ({files}): "
                           "these results cannot be trusted.", style="bold red"))
-    if result.sandbox != "full":
-        lines.append(Text(f"Sandbox: {clean(result.sandbox)} (own process and memory limit only).",
-                          style="dim"))
+    lines.append(Text(f"Sandbox: {clean(result.sandbox.summary())}.", style="dim"))
     if result.checkpoint.get("kind") == "stand-in":
         lines.append(Text(STANDIN_NOTE, style="dim"))
     return lines

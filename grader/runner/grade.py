@@ -11,7 +11,7 @@ from typing import Callable
 from grader import paths
 from grader.fixtures.store import VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of, verify
 from grader.paths import MANIFEST
-from grader.results import StepResult, SubmissionResult, TestResult
+from grader.results import SandboxReport, StepResult, SubmissionResult, TestResult
 from grader.runner import sandbox, scan
 from grader.runner.judge import StepRun, run_suite
 from grader.runner.portable import start_workers
@@ -52,22 +52,11 @@ def _references(step: Step, use: bool) -> dict[str, str]:
     return refs
 
 
-def _hidden_folders(fixtures: Path, submission: Path) -> list[str]:
-    """What the sandbox covers while student code runs: solutions, hidden fixtures and the kit's git
-    history, which holds both (except the folder being graded itself, when the instructor grades
-    the solutions)."""
-    folders = (paths.SOLUTIONS.resolve(), (fixtures / "hidden").resolve(), _git_folder(paths.KIT_ROOT))
-    return [str(p) for p in folders if p.is_dir() and p != submission and p not in submission.parents]
-
-
-def _git_folder(root: Path) -> Path:
-    """The folder holding the checkout's git objects: `.git`, or where a worktree's `.git` file points."""
-    dot_git = root / ".git"
-    if not dot_git.is_file():
-        return dot_git.resolve()
-    gitdir = (root / dot_git.read_text(encoding="utf-8").partition("gitdir:")[2].strip()).resolve()
-    common = gitdir / "commondir"  # a worktree's objects live in the main checkout's git folder
-    return (gitdir / common.read_text(encoding="utf-8").strip()).resolve() if common.is_file() else gitdir
+def _linux_report(plan: sandbox.Plan, memory: int) -> SandboxReport:
+    """The probe's findings as reports show them, the memory limit with its figure."""
+    layers = [f"memory limit {memory / 2**30:g} GiB" if layer == "memory limit" else layer
+              for layer in plan.layers()]
+    return SandboxReport(level=plan.level(), layers=layers, missing=list(plan.missing))
 
 
 class Grader:
@@ -82,14 +71,18 @@ class Grader:
             problems = verify(options.fixtures, self.manifest)
             if problems:
                 raise FixtureError(f"fixtures do not match the manifest: {problems[0]}")
-        except FixtureError:
+            # The zygote's probe (waited for here) says which layers its workers get.
+            plan = None if getattr(self.zygote, "portable", False) else sandbox.Plan.from_json(self.zygote.sandbox())
+        except BaseException:
             self.zygote.close()
             raise
-        self.checkpoint_file = str(Path(options.fixtures) / self.manifest["checkpoint"]["file"])
-        self.confine = sandbox.can_confine() and not getattr(self.zygote, "portable", False)
+        # Absolute: the worker opens it from inside its view, whose current folder is the root.
+        self.checkpoint_file = str((Path(options.fixtures) / self.manifest["checkpoint"]["file"]).absolute())
+        self._plan = plan
+        self.confine = plan is not None and plan.view  # the fixtures are out of the workers' reach
         self._cases: dict[tuple[str, str], list] = {}
         if not self.confine:
-            # With a partial sandbox the files are writable: read every case before any student
+            # Without the read-only view the files are writable: read every case before any student
             # code runs, so that no step can change what later steps are judged by.
             for step_id in STEP_IDS:
                 for visibility in VISIBILITIES:
@@ -114,12 +107,11 @@ class Grader:
     def close(self) -> None:
         self.zygote.close()
 
-    def _sandbox_level(self) -> str:
-        """`portable` (subprocess workers; `self.zygote.report(memory)` names their layers), else
-        `full` or `partial`."""
-        if getattr(self.zygote, "portable", False):
-            return "portable"
-        return "full" if self.confine else "partial"
+    def _sandbox_report(self) -> SandboxReport:
+        """What the workers got: the zygote's probed layers, or the portable runner's own report."""
+        if self._plan is None:
+            return self.zygote.report(self.options.memory)
+        return _linux_report(self._plan, self.options.memory)
 
     def grade(self, submission: Path, steps: tuple[str, ...] | None = None) -> SubmissionResult:
         submission = Path(submission).resolve()
@@ -137,7 +129,7 @@ class Grader:
         checkpoint = {k: self.manifest["checkpoint"][k] for k in ("id", "kind", "sha256")}
         tampering = self._tampering()
         return SubmissionResult(submission=_display(submission), checkpoint=checkpoint, steps=results,
-                                sandbox=self._sandbox_level(), tampering=tampering)
+                                sandbox=self._sandbox_report(), tampering=tampering)
 
     def grade_step(self, step: Step, submission: Path, statuses: dict[str, str],
                    options: GradeOptions | None = None) -> StepResult:
@@ -160,8 +152,8 @@ class Grader:
     def _run(self, step: Step, submission: Path, cases: list, refs: dict[str, str],
              statuses: dict[str, str], options: GradeOptions) -> StepResult:
         init = dict(step=step.id, submission=str(submission), functions=list(step.functions),
-                    references=refs, checkpoint=self.checkpoint_file,
-                    hide=_hidden_folders(Path(options.fixtures), submission), memory=options.memory, confine=self.confine)
+                    references=refs, checkpoint=self.checkpoint_file, memory=options.memory,
+                    timeout=options.timeout)
         run = StepRun(step=step, cases=cases, spawn=lambda: self._spawn(run, init),
                       deadline=time.monotonic() + options.timeout, limit_seconds=options.timeout,
                       step_statuses=statuses)
