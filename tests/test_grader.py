@@ -61,7 +61,8 @@ def test_grade_json_is_identical_across_runs(solutions_result, tmp_path):
     assert result.exit_code == 0, result.output
     assert output.read_text() == to_json([solutions_result])
     contract = json.loads(output.read_text())
-    assert set(contract) == {"score", "max_score", "submission", "checkpoint", "steps"}
+    assert set(contract) == {"score", "max_score", "submission", "checkpoint", "steps", "sandbox"}
+    assert set(contract["sandbox"]) == {"level", "layers", "missing"}
     assert set(contract["checkpoint"]) == {"id", "kind", "sha256"}
     assert set(contract["steps"][0]) == {"id", "title", "score", "max_score", "status", "tests"}
     assert set(contract["steps"][0]["tests"][0]) == {"name", "visibility", "status", "score", "max_score", "message"}

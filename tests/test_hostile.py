@@ -8,6 +8,7 @@ affects step N.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -32,8 +33,20 @@ GRADER_SOURCE = re.compile(r"grader/\w+(/\w+)*\.py|site-packages|internal grader
 
 
 def full_sandbox() -> None:
-    if not sandbox.can_confine():
-        pytest.skip("the full sandbox (namespaces, read-only files) needs root")
+    """Skip, with the machine's reasons, where the probe finds no full sandbox."""
+    plan = probed_plan()
+    if plan.level() != "full":
+        pytest.skip(f"no full sandbox on this machine: {'; '.join(plan.missing)}")
+
+
+@functools.cache
+def probed_plan() -> sandbox.Plan:
+    """The layers this machine allows, probed once in a child process as the zygote does."""
+    code = ("import json; from grader.runner import sandbox, view; from grader.paths import KIT_ROOT; "
+            "print(json.dumps(sandbox.probe(view.base_view(KIT_ROOT)).to_json()))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
+                         env=sandbox.worker_environment(dict(os.environ)))
+    return sandbox.Plan.from_json(json.loads(run.stdout))
 
 
 @pytest.fixture(scope="module")
@@ -321,16 +334,15 @@ def test_patching_torch_numpy_pytest_and_the_grader_changes_no_result(grader, tm
     assert full_marks(steps["04_cls"])  # a fresh worker: none of the patches carried over
 
 
-def test_answers_read_from_visible_fixtures_fail_the_hidden_tests(grader, tmp_path):
+def test_answers_read_from_fixtures_find_none(grader, tmp_path):
+    """The full sandbox's view holds no fixture file but the checkpoint, visible ones included."""
     step = graded(grader, submission(tmp_path, "visible_fixtures"), ("03_position",))["03_position"]
-    assert [(t.visibility, t.status) for t in step.tests] == [
-        ("visible", "passed"), ("hidden", "failed"), ("hidden", "failed")]
+    assert statuses(step) == ["failed"] * 3 and step.score == 0
     assert all(t.message.startswith("add_position: wrong values.\nfirst wrong at image 1, patch P1")
-               for t in step.tests[1:])
-    assert step.status == "failed" and step.score == pytest.approx(step.max_score / 3, abs=0.01)
+               for t in step.tests)
 
 
-def test_solutions_hidden_fixtures_and_git_history_are_covered(grader, tmp_path):
+def test_solutions_hidden_fixtures_tests_and_git_history_are_absent(grader, tmp_path):
     step = graded(grader, submission(tmp_path, "covered"), ("05_attention",))["05_attention"]
     assert step.status == "error" and statuses(step) == ["error"] * 15
     solution = paths.step_file(paths.SOLUTIONS, "05_attention")
@@ -341,7 +353,9 @@ def test_solutions_hidden_fixtures_and_git_history_are_covered(grader, tmp_path)
     for test in by_function(step, "attention_weights"):
         assert test.message.startswith(f"attention_weights raised FileNotFoundError: [Errno 2] No such file "
                                        f"or directory: '{hidden}'")
-    listing = {str(paths.SOLUTIONS): [], str(paths.FIXTURES / "hidden"): []}
+    listing = {str(paths.KIT_ROOT): ["fixtures", "grader"], str(paths.SOLUTIONS): "absent",
+               str(paths.FIXTURES / "hidden"): "absent", str(paths.KIT_ROOT / "tests"): "absent",
+               str(paths.KIT_ROOT / ".git"): "absent"}
     for test in by_function(step, "multi_head_attention"):
         assert test.message.startswith(f"multi_head_attention raised RuntimeError: listing {listing}; "
                                        "git: fatal: not a git repository")
@@ -366,7 +380,8 @@ def test_writing_fixtures_fails_read_only_and_nothing_changes(grader, tmp_path):
 def test_without_namespaces_fixture_tampering_is_reported(partial, tmp_path):
     result = partial.grade(submission(tmp_path, "tamper"), steps=("03_position",))
     assert [s.status for s in result.steps] == ["passed"]  # nothing stopped the writes ...
-    assert result.sandbox == "partial"
+    assert result.sandbox.level == "partial"
+    assert result.sandbox.missing == ["namespaces and read-only view (VITGRADE_SANDBOX=partial)"]
     assert result.tampering[:2] == [  # ... but every one is reported
         "manifest.json: modified", "checkpoint/standin.safetensors: sha256 does not match the manifest (modified)"]
     assert "visible/03_position.safetensors: missing" in result.tampering

@@ -1,4 +1,5 @@
-"""Hostile: tries to reach the reference solution and the hidden fixtures while being graded."""
+"""Hostile: tries to reach the reference solution, the hidden fixtures, the kit's tests and its git
+history while being graded."""
 import importlib.util
 import os
 import subprocess
@@ -29,7 +30,8 @@ def attention_weights(q, k):
 
 
 def multi_head_attention(x, W_qkv, b_qkv, W_o, b_o, num_heads):
-    listing = {str(folder): os.listdir(folder) for folder in (SOLUTIONS, FIXTURES / "hidden")}
+    folders = (KIT_ROOT, SOLUTIONS, FIXTURES / "hidden", KIT_ROOT / "tests", KIT_ROOT / ".git")
+    listing = {str(folder): sorted(os.listdir(folder)) if folder.exists() else "absent" for folder in folders}
     source = subprocess.run(["git", "-C", str(KIT_ROOT), "show", "HEAD:solutions/05_attention.py"],
                             capture_output=True, text=True)
     if source.returncode:

@@ -17,7 +17,7 @@ def _answers() -> list[tuple[torch.Tensor, torch.Tensor]]:
         try:
             tensors = load_file(FIXTURES / visibility / "03_position.safetensors")
         except OSError:
-            continue  # the hidden fixtures are covered while student code runs
+            continue  # not in the full sandbox's view
         for name, tokens in tensors.items():
             if name.endswith("/in/tokens"):
                 found.append((tokens, tensors[name.split("/")[0] + "/out"]))

@@ -1,0 +1,198 @@
+"""The sandbox's layers where grading really runs: root in a container without CAP_SYS_ADMIN
+(simulated with setpriv), a class folder of submissions, and an unprivileged user.
+
+Each setting grades once (module-scoped) and many things are asserted on that one result.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from grader import paths
+from grader.runner import sandbox
+from grader.runner.grade import Grader, GradeOptions
+from grader.steps import STEP_IDS
+
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+NO_SYS_ADMIN = ["setpriv", "--inh-caps=-sys_admin", "--bounding-set=-sys_admin", "--"]
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
+NAMESPACES = "pid, mount, network and IPC namespaces"
+
+
+def root_with_setpriv() -> None:
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("simulating other users and containers needs root and setpriv")
+
+
+def probed(command_prefix: list[str], python: str = sys.executable, env: dict | None = None) -> sandbox.Plan:
+    """The probe's findings for a process started with `command_prefix` (as the zygote would)."""
+    code = ("import json; from grader.runner import sandbox, view; from grader.paths import KIT_ROOT; "
+            "print(json.dumps(sandbox.probe(view.base_view(KIT_ROOT)).to_json()))")
+    run = subprocess.run([*command_prefix, python, "-c", code], capture_output=True, text=True, timeout=60,
+                         env=env or sandbox.worker_environment(dict(os.environ)), cwd="/")
+    assert run.returncode == 0, run.stderr
+    return sandbox.Plan.from_json(json.loads(run.stdout))
+
+
+# --- root in a container: no CAP_SYS_ADMIN -----------------------------------------------------
+
+#: Runs under setpriv: one zygote grades the solutions, then a loop and a memory bomb (5 s, 1 GiB)
+#: each beside a correct step 04, and prints the contract and the reports as JSON.
+CONTAINER_SCRIPT = """
+import json, shutil, sys
+from dataclasses import replace
+from pathlib import Path
+from grader import paths
+from grader.reports.gradescope import to_gradescope
+from grader.reports.junit import to_junit
+from grader.runner.grade import Grader, GradeOptions
+from grader.steps import get_step
+
+grader = Grader(GradeOptions())
+try:
+    solutions = grader.grade(paths.SOLUTIONS)
+    tight = replace(grader.options, timeout=5.0, memory=1 << 30)
+    hostile = {}
+    for attack in ("loop", "memory"):
+        folder = Path(sys.argv[1]) / attack
+        shutil.copytree(Path(sys.argv[2]) / attack, folder)
+        shutil.copyfile(paths.step_file(paths.SOLUTIONS, "04_cls"), folder / "04_cls.py")
+        steps = [grader.grade_step(get_step("03_position"), folder, {}, tight),
+                 grader.grade_step(get_step("04_cls"), folder, {})]
+        hostile[attack] = [{"status": s.status, "score": s.score, "max_score": s.max_score,
+                            "messages": [t.message for t in s.tests]} for s in steps]
+finally:
+    grader.close()
+print(json.dumps({"contract": solutions.to_contract(), "hostile": hostile,
+                  "junit": to_junit([solutions]), "gradescope": json.loads(to_gradescope(solutions))}))
+"""
+
+
+@pytest.fixture(scope="module")
+def container(tmp_path_factory):
+    root_with_setpriv()
+    folder = tmp_path_factory.mktemp("container")
+    run = subprocess.run([*NO_SYS_ADMIN, sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return {**json.loads(run.stdout), "plan": probed(NO_SYS_ADMIN)}
+
+
+def test_without_sys_admin_the_solutions_score_full_marks(container):
+    contract = container["contract"]
+    assert contract["score"] == contract["max_score"] == 100
+    assert [s["status"] for s in contract["steps"]] == ["passed"] * len(STEP_IDS)
+
+
+def test_without_sys_admin_the_report_names_the_layers_it_got(container):
+    plan, report = container["plan"], container["contract"]["sandbox"]
+    assert report["level"] == plan.level() and report["missing"] == plan.missing
+    assert "memory limit 4 GiB" in report["layers"] and "no_new_privs" in report["layers"]
+    # Namespaces of its own need CAP_SYS_ADMIN: what works here works inside a user namespace.
+    assert NAMESPACES not in report["layers"]
+    if report["level"] == "full":
+        assert f"{NAMESPACES} (in a user namespace)" in report["layers"] and "read-only view" in report["layers"]
+    else:
+        assert any("user namespaces" in reason for reason in report["missing"]), report
+    summary = f"{report['level']}: {', '.join(report['layers'])}"
+    assert f'name="sandbox" value="{summary}' in container["junit"]
+    assert f"Sandbox: {summary}" in container["gradescope"]["output"]
+
+
+def test_without_sys_admin_a_loop_times_out_costing_only_its_own_step(container):
+    loop, cls = container["hostile"]["loop"]
+    assert loop["status"] == "timeout" and loop["score"] == 0
+    assert loop["messages"][0].startswith("add_position did not finish within the step's time limit (5 s)")
+    assert cls["status"] == "passed" and cls["score"] == cls["max_score"] > 0
+
+
+def test_without_sys_admin_a_memory_bomb_is_stopped_costing_only_its_own_step(container):
+    bomb, cls = container["hostile"]["memory"]
+    assert bomb["status"] == "error" and bomb["score"] == 0
+    assert bomb["messages"][0].startswith("add_position raised MemoryError: out of memory: the worker may use 1 GiB")
+    assert cls["status"] == "passed" and cls["score"] == cls["max_score"] > 0
+
+
+# --- a class folder: no sibling, no kit tests, no solutions in view -----------------------------
+
+@pytest.fixture(scope="module")
+def classroom(tmp_path_factory):
+    """alice (hostile) between bob and carol (the solutions of steps 01-02), graded one by one."""
+    plan = probed([])
+    if plan.level() != "full":
+        pytest.skip(f"no full sandbox on this machine: {'; '.join(plan.missing)}")
+    folder = tmp_path_factory.mktemp("class")
+    shutil.copytree(HOSTILE / "siblings", folder / "alice")
+    for name in ("bob", "carol"):
+        (folder / name).mkdir()
+        for step_id in ("01_flatten", "02_project"):
+            shutil.copyfile(paths.step_file(paths.SOLUTIONS, step_id), paths.step_file(folder / name, step_id))
+    grader = Grader(GradeOptions(timeout=60.0, steps=("01_flatten", "02_project")))
+    try:
+        yield {name: grader.grade(folder / name) for name in ("alice", "bob", "carol")}
+    finally:
+        grader.close()
+
+
+def test_in_a_class_folder_a_submission_finds_nothing_of_its_siblings_or_the_kit(classroom):
+    alice = classroom["alice"].steps[0]
+    assert alice.status == "error"
+    seen = alice.tests[0].message.partition("\n")[0]
+    assert seen == "normalize raised RuntimeError: " + repr({
+        "class folder": ["alice"], "sibling": "absent", "tests": "absent", "catalogue": "absent",
+        "solutions": "absent", "grader/mistakes": "absent", "grader.mistakes.catalogue": "absent",
+        "grader.fixtures.build": "absent", "grader.checkpoint.standin": "absent"})
+    assert classroom["alice"].sandbox.level == "full"
+
+
+def test_in_a_class_folder_honest_siblings_keep_full_marks(classroom):
+    for name in ("bob", "carol"):
+        result = classroom[name]
+        assert result.score == result.max_score > 0, [t.message for s in result.steps for t in s.tests]
+
+
+# --- an unprivileged user --------------------------------------------------------------------
+
+UNPRIVILEGED_PYTHON = os.environ.get("VITGRADE_UNPRIVILEGED_PYTHON")
+
+
+@pytest.fixture(scope="module")
+def unprivileged():
+    """The solutions graded by uid 65534 from a world-readable copy of the kit."""
+    root_with_setpriv()
+    if not UNPRIVILEGED_PYTHON:
+        pytest.skip("VITGRADE_UNPRIVILEGED_PYTHON does not name a python that uid 65534 can run with the "
+                    "kit's dependencies (.ci/run makes one)")
+    kit = Path(tempfile.mkdtemp(prefix="vitgrade-unprivileged-"))
+    try:
+        for part in ("grader", "exercises", "solutions", "fixtures"):
+            shutil.copytree(paths.KIT_ROOT / part, kit / part, ignore=shutil.ignore_patterns("__pycache__"))
+        for path in (kit, *kit.rglob("*")):
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(kit), "HOME": str(kit)}
+        # Visible tests only: the hidden ones ran under setpriv already; here the sandbox is the point.
+        run = subprocess.run([*NOBODY, UNPRIVILEGED_PYTHON, "-m", "grader.cli", "grade", "--solutions",
+                              "--no-hidden", "--format", "json"], capture_output=True, text=True, timeout=600,
+                             env=env, cwd="/")
+        assert run.returncode == 0, run.stderr[-3000:]
+        yield json.loads(run.stdout), probed(NOBODY, UNPRIVILEGED_PYTHON, env)
+    finally:
+        shutil.rmtree(kit)
+
+
+def test_an_unprivileged_user_gets_the_full_sandbox_where_the_kernel_allows(unprivileged):
+    contract, plan = unprivileged
+    assert contract["score"] == contract["max_score"] == 100
+    report = contract["sandbox"]
+    assert report["level"] == plan.level() and report["missing"] == plan.missing
+    if report["level"] == "full":
+        assert f"{NAMESPACES} (in a user namespace)" in report["layers"] and "read-only view" in report["layers"]
+    else:  # the kernel refused user namespaces: the report says so, with its reason
+        assert any("user namespaces" in reason for reason in report["missing"]), report
