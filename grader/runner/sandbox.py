@@ -316,15 +316,15 @@ def probe(view_paths: list[str]) -> Plan:
     The probe walks the same process chain as a worker (namespaces in the first child, the view in
     the second as PID 1, privileges and limits in the third), with `view_paths` as the view."""
     plan = Plan()
+    if not hasattr(os, "fork"):
+        plan.missing.append("every Linux layer (no fork on this platform)")
+        return plan
     for name, attempt in (("subreaper", set_subreaper), ("parent-death signal", die_with_parent)):
         try:
             _in_child(attempt)
             setattr(plan, "subreaper" if name == "subreaper" else "parent_death", True)
         except Exception as error:  # noqa: BLE001 - any failure means: leave this layer out
             plan.missing.append(f"{name} ({_reason(error)})")
-    if not hasattr(os, "fork"):
-        plan.missing.append("every Linux layer (no fork on this platform)")
-        return plan
     forced = os.environ.get("VITGRADE_SANDBOX") == "partial"
     plan.namespaces = None if forced else _probe_namespaces(plan.missing)
     if forced:

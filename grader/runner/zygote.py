@@ -62,6 +62,7 @@ def _preload() -> None:
     import grader.paths  # noqa: F401
     import grader.photos  # noqa: F401 - the worker's pixel arguments, after the view is entered
     import grader.runner.probe  # noqa: F401
+    import grader.runner.vit  # noqa: F401 - the occlusion tests' ViT, built after the view is entered
     import grader.runner.worker  # noqa: F401
     import grader.steps  # noqa: F401
     import grader.student  # noqa: F401
