@@ -5,6 +5,7 @@ CLI and from every worker it starts. Also: the kit's own CI workflow (it cannot 
 from __future__ import annotations
 
 import csv
+import ctypes
 import io
 import json
 import os
@@ -20,7 +21,7 @@ import pytest
 import yaml
 
 from grader import paths
-from grader.runner.portable import Spawned, _describe_exit
+from grader.runner.portable import Spawned, _describe_exit, _job_structure
 from grader.steps import STEP_IDS
 
 SIMULATION = Path(__file__).resolve().parent / "portable"
@@ -157,6 +158,15 @@ def test_a_spare_worker_is_killed_mid_import_and_only_once():
     assert spawned.kill() == 1
     assert spawned.process.returncode == -9
     assert spawned.kill() == 0  # once only: a group id may be reused after the group is gone
+
+
+@pytest.mark.skipif(ctypes.sizeof(ctypes.c_void_p) != 8, reason="the size below is the 64-bit one")
+def test_the_job_object_limits_have_windows_layout():
+    """sizeof(JOBOBJECT_EXTENDED_LIMIT_INFORMATION) in the Windows SDK's x64 headers: 144 bytes,
+    with ProcessMemoryLimit at offset 112 (a wrong field width would put the limit elsewhere)."""
+    extended = _job_structure()
+    assert ctypes.sizeof(extended) == 144
+    assert extended.ProcessMemoryLimit.offset == 112
 
 
 @linux_only

@@ -301,21 +301,22 @@ _KILL_ON_JOB_CLOSE, _PROCESS_MEMORY = 0x2000, 0x100
 
 
 def _job_structure():
-    """JOBOBJECT_EXTENDED_LIMIT_INFORMATION, built on first use (ctypes.wintypes is Windows only)."""
+    """JOBOBJECT_EXTENDED_LIMIT_INFORMATION (DWORDs as c_uint32: ctypes' c_ulong is 8 bytes on
+    Linux and macOS, so the layout can be checked there too)."""
     import ctypes
-    from ctypes import wintypes
+
+    dword, size = ctypes.c_uint32, ctypes.c_size_t
 
     class Basic(ctypes.Structure):
         _fields_ = [("PerProcessUserTimeLimit", ctypes.c_int64), ("PerJobUserTimeLimit", ctypes.c_int64),
-                    ("LimitFlags", wintypes.DWORD), ("MinimumWorkingSetSize", ctypes.c_size_t),
-                    ("MaximumWorkingSetSize", ctypes.c_size_t), ("ActiveProcessLimit", wintypes.DWORD),
-                    ("Affinity", ctypes.c_size_t), ("PriorityClass", wintypes.DWORD),
-                    ("SchedulingClass", wintypes.DWORD)]
+                    ("LimitFlags", dword), ("MinimumWorkingSetSize", size), ("MaximumWorkingSetSize", size),
+                    ("ActiveProcessLimit", dword), ("Affinity", size), ("PriorityClass", dword),
+                    ("SchedulingClass", dword)]
 
     class Extended(ctypes.Structure):
         _fields_ = [("BasicLimitInformation", Basic), ("IoInfo", ctypes.c_uint64 * 6),
-                    ("ProcessMemoryLimit", ctypes.c_size_t), ("JobMemoryLimit", ctypes.c_size_t),
-                    ("PeakProcessMemoryUsed", ctypes.c_size_t), ("PeakJobMemoryUsed", ctypes.c_size_t)]
+                    ("ProcessMemoryLimit", size), ("JobMemoryLimit", size),
+                    ("PeakProcessMemoryUsed", size), ("PeakJobMemoryUsed", size)]
 
     return Extended
 
