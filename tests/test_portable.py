@@ -39,7 +39,8 @@ def simulated(*args: str) -> subprocess.Popen:
     """`vitgrade ARGS` where the zygote cannot run, printing into a pipe in Windows' code page;
     the marker travels to the workers, whose environment keeps VITGRADE_* variables."""
     path = os.pathsep.join([str(SIMULATION), str(paths.KIT_ROOT), os.environ.get("PYTHONPATH", "")])
-    env = {**os.environ, "PYTHONPATH": path, "VITGRADE_TEST_MARKER": MARKER, "PYTHONIOENCODING": "cp1252"}
+    env = {**os.environ, "PYTHONPATH": path, "VITGRADE_TEST_MARKER": MARKER, "PYTHONIOENCODING": "cp1252",
+           "COLUMNS": "1000"}  # the sandbox line unwrapped
     env.pop("VITGRADE_RUNNER", None)  # the simulation alone must choose the portable runner
     return subprocess.Popen([sys.executable, "-m", "grader.cli", *args], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, encoding="cp1252", cwd=paths.KIT_ROOT)
@@ -111,7 +112,10 @@ def test_the_solutions_score_full_marks_in_the_portable_runner(runs):
     assert "Traceback" not in run.stderr
     assert float(row["score"]) == float(row["max_score"]) == 100.0
     assert [row[f"{step} status"] for step in STEP_IDS] == ["passed"] * 8
-    assert "Sandbox: portable" in run.stdout
+    sandbox = next(line for line in run.stdout.splitlines() if line.startswith("Sandbox: "))
+    assert sandbox.startswith("Sandbox: portable: own process, own process group (ended as a whole at the time limit)")
+    assert "no os.fork, socket.send_fds, resource, libc prctl, libc unshare, libc mount" in sandbox
+    assert "memory limit (no resource module)" in sandbox  # what the simulation removed, named
 
 
 @linux_only
