@@ -166,7 +166,7 @@ SETUP_SH = """\
 # /autograder/source). It installs Python 3.10+ and the kit into /autograder/venv, then checks that
 # the fixtures match their manifest, so a broken image fails here and not on a student's submission.
 set -euo pipefail
-SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 ROOT="${VITGRADE_AUTOGRADER_ROOT:-/autograder}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update
@@ -196,7 +196,9 @@ PYTHON="$ROOT/venv/bin/python"
 mkdir -p "$ROOT/results"
 rm -f "$RESULTS"
 cd "$ROOT" || exit 0
-VITGRADE_ROOT="$ROOT/source" PYTHONPATH="$ROOT/source" timeout --kill-after=10 {whole} \\
+# The kit by its physical path: the workers' read-only view holds real paths, not links to them.
+SOURCE="$(cd "$ROOT/source" 2>/dev/null && pwd -P)"
+VITGRADE_ROOT="$SOURCE" PYTHONPATH="$SOURCE" timeout --kill-after=10 {whole} \\
     "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step}
 status=$?
 # Only a clean exit vouches for results.json: a crash may leave one written by the student's code.
