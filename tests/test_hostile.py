@@ -441,3 +441,18 @@ def test_honest_styles_keep_full_marks_and_get_no_note(grader, tmp_path):
     for step in steps.values():
         assert full_marks(step), [(t.name, t.message) for t in step.tests if t.status != "passed"]
         assert step.notes == []
+
+
+def test_a_kit_reached_through_a_symbolic_link_grades_correct_code_as_correct(tmp_path):
+    """Inside the view the link's path is a plain folder: the kit's own imports stay the kit's."""
+    full_sandbox()
+    link, student = tmp_path / "kit", tmp_path / "student"
+    link.symlink_to(paths.KIT_ROOT, target_is_directory=True)
+    student.mkdir()
+    shutil.copyfile(paths.step_file(paths.SOLUTIONS, "01_flatten"), paths.step_file(student, "01_flatten"))
+    env = {k: v for k, v in os.environ.items() if k != "VITGRADE_ROOT"}
+    run = subprocess.run([sys.executable, "-m", "grader.cli", "check", "01_flatten", "--submission",
+                          str(student), "--format", "json"], capture_output=True, text=True, timeout=300,
+                         env={**env, "PYTHONPATH": str(link)}, cwd=tmp_path)
+    result = json.loads(run.stdout)
+    assert run.returncode == 0 and result["score"] == result["max_score"] > 0, run.stdout[-2000:]

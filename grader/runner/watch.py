@@ -45,7 +45,19 @@ for _step in STEP_IDS:
 #: The kit modules student code may import (DESIGN.md: ViTParams, BlockParams, earlier_step).
 PUBLIC_MODULES = {"grader", "grader.params", "grader.student"}
 PUBLIC_NAMES = {"BlockParams", "ViTParams", "earlier_step", "params", "student", "*"}
-_KIT = os.path.dirname(os.path.dirname(os.path.realpath(__file__))) + os.sep  # .../grader/
+#: The grader package's folder, as imported and as its real path: the kit may be reached through a
+#: symbolic link, and inside the sandbox's view the link's path is a plain folder (bound, not linked).
+_KIT_FOLDERS = tuple({os.path.dirname(os.path.dirname(path)) + os.sep
+                      for path in (os.path.abspath(__file__), os.path.realpath(__file__))})
+
+
+def _within_kit(filename: str) -> str | None:
+    """`mistakes/catalogue.py` for a file of the grader package, by either of its paths; else None."""
+    for path in {os.path.abspath(filename), os.path.realpath(filename)}:
+        for kit in _KIT_FOLDERS:
+            if path.startswith(kit):
+                return path[len(kit):]
+    return None
 
 
 class OperatorLog(TorchDispatchMode):
@@ -98,15 +110,17 @@ def recording(step_id: str, record: Callable[[str], None]) -> Iterator[None]:
 
 # ---------------------------------------------------------------- imports
 
+_HERE = _within_kit(__file__)  # runner/watch.py
+
+
 def _importer_is_kit(frame) -> bool:
     """Whether the code asking for an import (the first frame outside the import machinery and
     this file) is the kit's own: the grader imports its modules lazily, students may not."""
-    here = os.path.realpath(__file__)
     while frame is not None:
         filename = frame.f_code.co_filename
-        if not (filename.startswith("<frozen importlib") or os.path.realpath(filename) == here
+        if not (filename.startswith("<frozen importlib") or _within_kit(filename) == _HERE
                 or filename == importlib.__file__):
-            return os.path.realpath(filename).startswith(_KIT)
+            return _within_kit(filename) is not None
         frame = frame.f_back
     return False
 
@@ -131,10 +145,10 @@ def _kit_label(module: str) -> str:
 
 def _module_of(filename: str) -> str | None:
     """`grader.mistakes.catalogue` for .../grader/mistakes/catalogue.py; None outside the kit."""
-    path = os.path.realpath(filename)
-    if not path.startswith(_KIT) or not path.endswith(".py"):
+    inside = _within_kit(filename)
+    if inside is None or not inside.endswith(".py"):
         return None
-    parts = ["grader", *path[len(_KIT):-3].split(os.sep)]
+    parts = ["grader", *inside[:-3].split(os.sep)]
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
