@@ -75,14 +75,22 @@ print(json.dumps({"contract": solutions.to_contract(), "hostile": hostile,
 """
 
 
-@pytest.fixture(scope="module")
-def container(tmp_path_factory):
+#: Docker's default seccomp profile refuses new user namespaces as well: simulated by a user namespace
+#: (root mapped to root) whose limit of nested user namespaces is 0, then setpriv as above.
+NO_USER_NAMESPACES = ["unshare", "--user", "--map-root-user", "--", "sh", "-c",
+                      'echo 0 > /proc/sys/user/max_user_namespaces && exec "$@"', "no-user-namespaces"]
+CONTAINERS = {"no CAP_SYS_ADMIN": NO_SYS_ADMIN, "Docker's defaults": [*NO_USER_NAMESPACES, *NO_SYS_ADMIN]}
+
+
+@pytest.fixture(scope="module", params=list(CONTAINERS))
+def container(request, tmp_path_factory):
     root_with_setpriv()
+    prefix = CONTAINERS[request.param]
     folder = tmp_path_factory.mktemp("container")
-    run = subprocess.run([*NO_SYS_ADMIN, sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)],
+    run = subprocess.run([*prefix, sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)],
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
-    return {**json.loads(run.stdout), "plan": probed(NO_SYS_ADMIN)}
+    return {**json.loads(run.stdout), "plan": probed(prefix), "setting": request.param}
 
 
 def test_without_sys_admin_the_solutions_score_full_marks(container):
@@ -104,6 +112,15 @@ def test_without_sys_admin_the_report_names_the_layers_it_got(container):
     summary = f"{report['level']}: {', '.join(report['layers'])}"
     assert f'name="sandbox" value="{summary}' in container["junit"]
     assert f"Sandbox: {summary}" in container["gradescope"]["output"]
+
+
+def test_with_dockers_defaults_the_sandbox_is_partial_and_says_why(container):
+    if container["setting"] != "Docker's defaults":
+        pytest.skip("this setting allows user namespaces")
+    report = container["contract"]["sandbox"]
+    assert report["level"] == "partial"
+    assert any("no CAP_SYS_ADMIN" in reason and "user namespaces" in reason for reason in report["missing"])
+    assert "read-only view" not in report["layers"] and "no_new_privs" in report["layers"]
 
 
 def test_without_sys_admin_a_loop_times_out_costing_only_its_own_step(container):
