@@ -52,8 +52,21 @@ def name_index(axes: list[str], index: tuple[int, ...], grid: int | None) -> str
         else:
             parts.append(f"{axis} {i + 1} [index {i}]")
     if axes[-2:] == ["row", "col"] and grid:
-        parts.append(f"= patch {patch_name(index[-2] * grid + index[-1], grid)}")
+        parts.append(_map_cell(index[-2], index[-1], grid))
     return ", ".join(parts) if parts else "the value"
+
+
+PATCH_GRID, IMAGE_SIDE = 14, 224  # the lecture's 16-pixel patches of a 224-pixel image (page 8)
+
+
+def _map_cell(row: int, col: int, grid: int) -> str:
+    """An occlusion map's cell: a lecture patch on the 14x14 grid; on a coarser grid a larger cover,
+    named by its pixels (its cell number is no patch name of the lecture)."""
+    if grid == PATCH_GRID:
+        return f"= patch {patch_name(row * grid + col, grid)}"
+    size = IMAGE_SIDE // grid
+    return (f"= the {size}x{size} cover over pixels y {row * size}-{(row + 1) * size - 1}, "
+            f"x {col * size}-{(col + 1) * size - 1}")
 
 
 def _fmt(x: float) -> str:
