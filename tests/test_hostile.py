@@ -68,16 +68,30 @@ def tight():
     instance.close()
 
 
-@pytest.fixture(scope="module")
-def partial(tmp_path_factory):
+def partial_grader(folder: Path) -> Grader:
     """The sandbox without namespaces (a student's laptop), grading from a copy of the fixtures
-    that its students may then write to."""
-    fixtures = tmp_path_factory.mktemp("partial") / "fixtures"
+    in `folder` that its students may then write to."""
+    fixtures = folder / "fixtures"
     shutil.copytree(paths.FIXTURES, fixtures)
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("VITGRADE_SANDBOX", "partial")
         instance = Grader(GradeOptions(timeout=30.0, fixtures=fixtures))
     assert not instance.confine
+    return instance
+
+
+@pytest.fixture(scope="module")
+def partial(tmp_path_factory):
+    instance = partial_grader(tmp_path_factory.mktemp("partial"))
+    yield instance
+    instance.close()
+
+
+@pytest.fixture
+def vandalised(tmp_path_factory):
+    """A partial sandbox of its own, for the attack that rewrites its fixtures: the shared one's
+    copy stays intact for the tests after it."""
+    instance = partial_grader(tmp_path_factory.mktemp("vandalised"))
     yield instance
     instance.close()
 
@@ -377,8 +391,8 @@ def test_writing_fixtures_fails_read_only_and_nothing_changes(grader, tmp_path):
     assert run.returncode == 0, run.stderr
 
 
-def test_without_namespaces_fixture_tampering_is_reported(partial, tmp_path):
-    result = partial.grade(submission(tmp_path, "tamper"), steps=("03_position",))
+def test_without_namespaces_fixture_tampering_is_reported(vandalised, tmp_path):
+    result = vandalised.grade(submission(tmp_path, "tamper"), steps=("03_position",))
     assert [s.status for s in result.steps] == ["passed"]  # nothing stopped the writes ...
     assert result.sandbox.level == "partial"
     assert result.sandbox.missing == ["namespaces and read-only view (VITGRADE_SANDBOX=partial)"]
