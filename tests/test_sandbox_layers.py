@@ -213,3 +213,107 @@ def test_an_unprivileged_user_gets_the_full_sandbox_where_the_kernel_allows(unpr
         assert f"{NAMESPACES} (in a user namespace)" in report["layers"] and "read-only view" in report["layers"]
     else:  # the kernel refused user namespaces: the report says so, with its reason
         assert any("user namespaces" in reason for reason in report["missing"]), report
+
+
+# --- root in a container with Docker's defaults: the worker becomes uid 65534 --------------------
+
+#: Docker's defaults as above, but with every uid below 65536 mapped (as in a real container), so
+#: that root can become uid 65534: `unshare --map-users` needs newuidmap, which is not installed.
+WITH_ALL_UIDS = [sys.executable, "-c", """
+import ctypes, os, sys
+mapped, unshared = os.pipe(), os.pipe()
+pid = os.fork()
+if pid == 0:
+    if ctypes.CDLL(None, use_errno=True).unshare(0x10000000) != 0:  # CLONE_NEWUSER
+        os._exit(3)
+    os.write(unshared[1], b"u")
+    os.read(mapped[0], 1)
+    os.setgid(0), os.setuid(0)
+    open("/proc/sys/user/max_user_namespaces", "w").write("0")
+    os.execvp(sys.argv[1], sys.argv[1:])
+os.read(unshared[0], 1)
+for name in ("uid_map", "gid_map"):  # only a process outside the namespace may map other uids
+    open(f"/proc/{pid}/{name}", "w").write("0 0 65536")
+os.write(mapped[1], b"m")
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+"""]
+DOCKER = [*WITH_ALL_UIDS, *NO_SYS_ADMIN]
+
+#: Grades a world-readable copy of the solutions (visible tests), then the hostile step 01.
+DOCKER_SCRIPT = """
+import json, sys
+from pathlib import Path
+from grader.runner.grade import Grader, GradeOptions
+from grader.steps import get_step
+
+grader = Grader(GradeOptions(hidden=False))
+try:
+    honest = grader.grade(Path(sys.argv[1]))
+    hostile = [grader.grade_step(get_step("01_flatten"), Path(folder), {}) for folder in sys.argv[2:]]
+finally:
+    grader.close()
+print(json.dumps({"contract": honest.to_contract(), "hostile": [t.message for s in hostile for t in s.tests]}))
+"""
+
+
+def _world_readable_kit(folder: Path) -> Path:
+    """A copy of the kit anyone may read, but its solutions and hidden fixtures (as run_autograder
+    leaves them), a world-readable copy of the solutions and the hostile submission."""
+    kit = folder / "kit"
+    for part in ("grader", "exercises", "solutions", "fixtures"):
+        shutil.copytree(paths.KIT_ROOT / part, kit / part, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(paths.SOLUTIONS, folder / "honest")
+    shutil.copytree(HOSTILE / "unprivileged", folder / "hostile")
+    for path in (folder, *folder.rglob("*")):
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    for secret in (kit / "solutions", kit / "fixtures" / "hidden"):
+        for path in (secret, *secret.rglob("*")):
+            path.chmod(0o700 if path.is_dir() else 0o600)
+    return kit
+
+
+@pytest.fixture(scope="module", params=["unprivileged python", "this machine's python"])
+def docker(request, tmp_path_factory):
+    root_with_setpriv()
+    python = sys.executable
+    if request.param == "unprivileged python":
+        if not UNPRIVILEGED_PYTHON:
+            pytest.skip("VITGRADE_UNPRIVILEGED_PYTHON does not name a python that uid 65534 can run with the "
+                        "kit's dependencies")
+        python = UNPRIVILEGED_PYTHON
+    folder = Path(tempfile.mkdtemp(prefix="vitgrade-docker-"))  # not under pytest's root-only folder
+    try:
+        kit = _world_readable_kit(folder)
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(kit), "HOME": str(kit),
+               "VITGRADE_ROOT": str(kit)}
+        # The hostile submission only where it runs as uid 65534: as root it would kill the judge.
+        hostile = [str(folder / "hostile")] if python == UNPRIVILEGED_PYTHON else []
+        run = subprocess.run([*DOCKER, python, "-c", DOCKER_SCRIPT, str(folder / "honest"), *hostile],
+                             capture_output=True, text=True, timeout=600, env=env, cwd="/")
+        assert run.returncode == 0, run.stderr[-3000:]
+        yield {**json.loads(run.stdout), "plan": probed(DOCKER, python, env), "setting": request.param}
+    finally:
+        shutil.rmtree(folder)
+
+
+def test_with_dockers_defaults_the_solutions_score_full_marks(docker):
+    contract = docker["contract"]
+    assert contract["score"] == contract["max_score"] == 100, contract
+    report, plan = contract["sandbox"], docker["plan"]
+    assert report["level"] == plan.level() == "partial" and report["missing"] == plan.missing
+
+
+def test_with_dockers_defaults_the_worker_is_uid_65534_where_it_can_run_python(docker):
+    report = docker["contract"]["sandbox"]
+    if docker["setting"] == "this machine's python":
+        if subprocess.run([*NOBODY, "test", "-x", sys.prefix]).returncode == 0:
+            pytest.skip(f"uid 65534 can run this machine's python ({sys.prefix})")
+        assert "unprivileged user" not in report["layers"]  # e.g. Python under /root, mode 700
+        assert any(r.startswith("unprivileged user (uid 65534 cannot read Python at /") for r in report["missing"])
+        return
+    assert "unprivileged user" in report["layers"] and "no capabilities" in report["layers"]
+    assert not any(reason.startswith("secrets readable") for reason in report["missing"]), report
+    seen = docker["hostile"][0].partition("\n")[0]
+    assert seen == "normalize raised RuntimeError: " + repr({
+        "uid": 65534, "solutions": "PermissionError", "hidden fixtures": "PermissionError",
+        "ancestors": ["PermissionError"] * 4})

@@ -123,6 +123,8 @@ def run_autograder(root: Path, step_timeout: float) -> None:
         return
     with tempfile.TemporaryDirectory(prefix="vitgrade-submission-") as work:
         folder = copy_step_files(upload, Path(work) / "submission")
+        for path in (Path(work), folder, *folder.rglob("*")):  # for a worker running as uid 65534
+            path.chmod(0o755 if path.is_dir() else 0o644)
         document = _graded(folder, step_timeout)
     document["output"] = upload.summary(submission) + "\n\n" + document["output"]
     _write(results, document)
@@ -198,6 +200,8 @@ rm -f "$RESULTS"
 cd "$ROOT" || exit 0
 # The kit by its physical path: the workers' read-only view holds real paths, not links to them.
 SOURCE="$(cd "$ROOT/source" 2>/dev/null && pwd -P)"
+# Root without namespaces (Docker's defaults) runs the worker as uid 65534: the answers stay root's.
+chmod -R go-rwx "$SOURCE/solutions" "$SOURCE/fixtures/hidden" 2>/dev/null
 VITGRADE_ROOT="$SOURCE" PYTHONPATH="$SOURCE" timeout --kill-after=10 {whole} \\
     "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step}
 status=$?

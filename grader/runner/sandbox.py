@@ -105,10 +105,18 @@ def enter_namespaces(user: bool) -> None:
     Path("/proc/self/gid_map").write_text(f"{gid} {gid} 1")
 
 
-def drop_capabilities() -> None:
-    """No capabilities now or after any exec: the worker cannot remount, ptrace, or signal the judge."""
+def drop_capabilities(become: int | None = None) -> None:
+    """No capabilities now or after any exec: the worker cannot remount, ptrace, or signal the judge.
+
+    With `become` (a uid), the process also turns into that user and group, with no supplementary
+    groups: after the bounding set is emptied (which needs CAP_SETPCAP) and before the rest are
+    cleared (setuid needs CAP_SETUID and CAP_SETGID)."""
     for cap in range(_LAST_CAP + 1):
         _prctl(PR_CAPBSET_DROP, cap)  # refused without CAP_SETPCAP: then there is nothing to drop
+    if become is not None:
+        os.setgroups([])
+        os.setgid(become)
+        os.setuid(become)
 
     class Header(ctypes.Structure):
         _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
@@ -266,6 +274,8 @@ class Plan:
     cpu: bool = False
     subreaper: bool = False
     parent_death: bool = False
+    unprivileged: bool = False
+    """The worker runs as uid NOBODY (root without namespaces, where that user can run Python)."""
     missing: list[str] = field(default_factory=list)
     """Every layer left out, with the machine's reason."""
 
@@ -278,7 +288,8 @@ class Plan:
         named = [(self.view, "read-only view"), (self.proc, "private /proc"),
                  (self.capabilities, "no capabilities"), (self.no_new_privs, "no_new_privs"),
                  (self.memory, "memory limit"), (self.cpu, "CPU-time limit"),
-                 (self.subreaper, "subreaper"), (self.parent_death, "parent-death signal")]
+                 (self.subreaper, "subreaper"), (self.parent_death, "parent-death signal"),
+                 (self.unprivileged, "unprivileged user")]
         return names + [name for works, name in named if works]
 
     def level(self) -> str:
@@ -310,11 +321,15 @@ def _has_sys_admin() -> bool:
     return False
 
 
-def probe(view_paths: list[str]) -> Plan:
+def probe(view_paths: list[str], needed: dict[str, list[str]] | None = None,
+          secrets: dict[str, str] | None = None) -> Plan:
     """Try every layer once, in throwaway processes forked from this one, and return what works.
 
     The probe walks the same process chain as a worker (namespaces in the first child, the view in
-    the second as PID 1, privileges and limits in the third), with `view_paths` as the view."""
+    the second as PID 1, privileges and limits in the third), with `view_paths` as the view.
+    As root without namespaces the worker becomes uid NOBODY, if that user can read `needed`
+    (what it reads, by what it is: "Python", ...); `secrets` (path by name) it may read are named
+    in `missing`."""
     plan = Plan()
     if not hasattr(os, "fork"):
         plan.missing.append("every Linux layer (no fork on this platform)")
@@ -335,7 +350,64 @@ def probe(view_paths: list[str]) -> Plan:
             plan.missing += value
         else:
             setattr(plan, key, value)
+    # VITGRADE_SANDBOX=partial keeps the layers a partial sandbox had before this one existed.
+    if plan.namespaces is None and not forced and hasattr(os, "geteuid") and os.geteuid() == 0:
+        _probe_unprivileged(plan, needed or {"Python": view_paths}, secrets or {})
     return plan
+
+
+NOBODY = 65534  # the uid and gid of `nobody` on Linux: owns nothing of the kit or the grader
+
+
+def _probe_unprivileged(plan: Plan, needed: dict[str, list[str]], secrets: dict[str, str]) -> None:
+    """Use the `unprivileged user` layer if uid NOBODY can read all of `needed`; name the secrets
+    it could read. Never chmods anything: an instructor's checkout is theirs to change."""
+    # Found as root: to uid NOBODY a path inside a closed folder does not even exist.
+    checks = [(what, path, os.R_OK | os.X_OK if os.path.isdir(path) else os.R_OK)
+              for what, paths in needed.items() for path in paths if os.path.exists(path)]
+    present = {name: path for name, path in secrets.items() if os.path.exists(path)}
+
+    def attempt() -> dict:
+        drop_capabilities(become=NOBODY)
+        set_no_new_privs()
+        for what, path, mode in checks:
+            if not os.access(path, mode):
+                return {"refused": f"uid {NOBODY} cannot read {what} at {_unreadable_part(path)}"}
+        return {"readable": [name for name, path in present.items() if os.access(path, os.R_OK)]}
+
+    try:
+        found = _in_child(attempt, result=True)
+    except Exception as error:  # noqa: BLE001
+        found = {"refused": _reason(error)}
+    if "refused" in found:
+        plan.missing.append(f"unprivileged user ({found['refused']})")
+        return
+    plan.unprivileged = True
+    for name in found["readable"]:
+        plan.missing.append(f"secrets readable by the worker ({name} is world-readable)")
+
+
+def readable_as(uid: int, paths: list[str]) -> bool:
+    """Whether `uid` could read every one of `paths` (folders: list and enter), asked as that user
+    for a moment (root only: the saved uid brings the capabilities back)."""
+    os.setegid(uid)
+    os.seteuid(uid)
+    try:
+        return all(os.access(path, os.R_OK | os.X_OK if os.path.isdir(path) else os.R_OK, effective_ids=True)
+                   for path in paths)
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
+
+
+def _unreadable_part(path: str) -> str:
+    """The outermost folder on the way to `path` that the current user cannot enter, else `path`."""
+    parts = Path(path).parts
+    for end in range(2, len(parts) + 1):
+        folder = str(Path(*parts[:end]))
+        if os.path.isdir(folder) and not os.access(folder, os.X_OK):
+            return folder
+    return path
 
 
 def _probe_namespaces(missing: list[str]) -> str | None:

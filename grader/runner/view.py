@@ -68,3 +68,22 @@ def step_view(base: list[str], init: dict) -> list[str]:
     stubs = [str(EXERCISES / f"{s}.py") for s in STEP_IDS[: STEP_IDS.index(init["step"])]
              if s not in init["references"] and not (submission / f"{s}.py").exists()]
     return [*base, init["checkpoint"], str(submission), *stubs]
+
+
+def worker_reads(kit_root: Path) -> dict[str, list[str]]:
+    """What a worker without the view must be able to read, by what it is (for the probe of the
+    unprivileged user, before torch is imported: its folder is found without importing it)."""
+    import importlib.util
+
+    torch = importlib.util.find_spec("torch")
+    python = python_installation(kit_root) + [os.__file__]
+    if torch is not None and torch.origin:
+        python.append(os.path.dirname(torch.origin))
+    return {"Python": python, "the grader": grader_files(),
+            "the checkpoint": [str(kit_root / "fixtures" / "checkpoint")]}
+
+
+def secrets(kit_root: Path) -> dict[str, str]:
+    """What a worker must never read, by name: the answers and how they are checked."""
+    names = ("solutions/", "fixtures/hidden/", "tests/", ".git/")
+    return {name: str(kit_root / name.rstrip("/")) for name in names}

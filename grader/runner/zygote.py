@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import os
 import select
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -30,7 +32,8 @@ def main(fd: int) -> None:
     from grader.paths import KIT_ROOT
 
     control = socket.socket(fileno=fd)
-    PLAN = sandbox.probe(view.base_view(KIT_ROOT))  # before torch: forking a small process is cheap
+    # Before torch: forking a small process is cheap.
+    PLAN = sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
     _preload()
     BASE_VIEW = view.base_view(KIT_ROOT)
     if PLAN.subreaper:
@@ -116,6 +119,10 @@ def _c2(init: dict[str, Any], sock: socket.socket) -> None:
         context = worker.Context(init["checkpoint"], init["references"])
         if PLAN.view:
             sandbox.enter_view(view.step_view(BASE_VIEW, init))
+        if PLAN.unprivileged:  # the worker's user cannot write the judge's temporary folder
+            os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="vitgrade-worker-")
+            os.chown(os.environ["TMPDIR"], sandbox.NOBODY, sandbox.NOBODY)
+            tempfile.tempdir = None  # found again from TMPDIR
         read_end, write_end = os.pipe()
         pid = os.fork()
         if pid == 0:
@@ -123,6 +130,8 @@ def _c2(init: dict[str, Any], sock: socket.socket) -> None:
             _c3(init, sock, write_end, context)
         os.close(write_end)
         head, total, status = _capture(read_end, pid)
+        if PLAN.unprivileged:
+            shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
         protocol.send(sock, {"type": "exit", **_describe_status(status), "output_bytes": total,
                              "output_head": head.decode("utf-8", "replace")})
     except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
@@ -164,8 +173,9 @@ def _die_with_parent() -> None:
 
 def _confine_worker(init: dict[str, Any]) -> None:
     """The layers of the last process, the one that runs student code."""
-    if PLAN.capabilities:
-        sandbox.drop_capabilities()
+    become = sandbox.NOBODY if PLAN.unprivileged and _nobody_can_read(init) else None
+    if PLAN.capabilities or become is not None:
+        sandbox.drop_capabilities(become=become)
     if PLAN.no_new_privs:
         sandbox.set_no_new_privs()
     if PLAN.memory:
@@ -173,6 +183,20 @@ def _confine_worker(init: dict[str, Any]) -> None:
     if PLAN.cpu:  # never before the wall-clock limit, even with every core busy
         sandbox.limit_cpu(init["timeout"] * (os.cpu_count() or 1) + 5)
     _die_with_parent()
+
+
+def _nobody_can_read(init: dict[str, Any]) -> bool:
+    """Whether the unprivileged user can read this step's submission and checkpoint. Where not
+    (a submission in root's home), the worker stays root without capabilities, as before: an
+    honest submission must never fail because of where it was put."""
+    from grader.paths import EXERCISES  # the stubs of missing earlier steps
+
+    submission = Path(init["submission"])
+    files = [str(f) for f in submission.glob("*.py")] if submission.is_dir() else []
+    try:
+        return sandbox.readable_as(sandbox.NOBODY, [str(submission), *files, init["checkpoint"], str(EXERCISES)])
+    except OSError:
+        return False
 
 
 def _capture(read_end: int, pid: int) -> tuple[bytes, int, int]:
