@@ -21,18 +21,6 @@ from grader.steps import STEP_IDS, STEPS
 runner = CliRunner()
 
 
-@pytest.fixture(scope="module")
-def grader():
-    instance = Grader(GradeOptions())
-    yield instance
-    instance.close()
-
-
-@pytest.fixture(scope="module")
-def solutions_result(grader):
-    return grader.grade(paths.SOLUTIONS)
-
-
 def _submission(tmp_path: Path, files: dict[str, str | Path]) -> Path:
     """A submission folder: step id -> source text or a file to copy."""
     folder = tmp_path / "submission"

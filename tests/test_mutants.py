@@ -40,13 +40,6 @@ def _params(mutants: list[Mutant]) -> list:
 
 
 @pytest.fixture(scope="module")
-def grader():
-    instance = Grader(GradeOptions(hidden=True, references=True, timeout=90.0, steps=STEP_IDS))
-    yield instance
-    instance.close()
-
-
-@pytest.fixture(scope="module")
 def visible_grader():
     instance = Grader(GradeOptions(hidden=False, references=True, timeout=90.0, steps=STEP_IDS))
     yield instance
@@ -107,9 +100,9 @@ def test_mutant_is_one_documented_edit_of_the_solution(mutant):
 
 # ------------------------------------------------------------------ grading
 
-def test_solutions_pass_every_step(grader):
-    """The control: unchanged, the same grading gives every step full marks."""
-    result = grader.grade(SOLUTIONS)
+def test_solutions_pass_every_step(solutions_result):
+    """The control: unchanged, the same grader (tests/conftest.py) gives every step full marks."""
+    result = solutions_result
     assert [s.id for s in result.steps] == list(STEP_IDS)
     for step in result.steps:
         assert step.status == "passed" and step.score == step.max_score, f"{step.id}:\n{_failures(step)}"
