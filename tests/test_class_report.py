@@ -18,7 +18,7 @@ from grader.reports.class_report import BINS, common_mistakes, score_bins, to_cl
 from grader.reports.contract import from_json, to_json
 from grader.results import StepResult, SubmissionResult
 from grader.results import TestResult as Result  # pytest would collect a `Test*` name
-from tests.mutants.catalogue import MUTANTS
+from mutants.catalogue import MUTANTS
 
 runner = CliRunner()
 CHECKPOINT = {"id": "standin-vit-tiny", "kind": "stand-in", "sha256": "ab" * 32}

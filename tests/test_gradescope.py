@@ -20,8 +20,8 @@ from typer.testing import CliRunner
 from grader import paths
 from grader.cli import app
 from grader.steps import STEPS, get_step
-from tests.mutants.catalogue import MUTANTS
-from tests.test_reports import gradescope_problems
+from mutants.catalogue import MUTANTS
+from test_reports import gradescope_problems
 
 runner = CliRunner()
 NO_BIAS = next(m for m in MUTANTS if m.id == "02_project/no_bias")
