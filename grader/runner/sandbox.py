@@ -203,6 +203,8 @@ def enter_view(allowed: list[str]) -> list[str]:
             os.symlink(top_links[path], path)
         else:
             _bind_into_view(path, source)
+    for folder in _folders_made_in_tmp(sources):
+        _mount(folder, folder, None, MS_BIND | MS_REC, None)  # a mount point: made read-only below
     for device in DEVICES:
         _bind_into_view(f"/dev/{device}", f"/dev/{device}")
     os.symlink("/proc/self/fd", "/dev/fd")
@@ -229,6 +231,13 @@ def _outermost(paths: list[str]) -> list[str]:
         if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
             kept.append(path)
     return kept
+
+
+def _folders_made_in_tmp(paths) -> list[str]:
+    """The folders of /tmp that hold allowed paths (a kit or a submission under /tmp): made on the
+    writable /tmp to reach them, they would let the worker write beside the real files' paths."""
+    tops = {"/tmp/" + p[len("/tmp/"):].split("/")[0] for p in paths if p.startswith("/tmp/")}
+    return sorted(top for top in tops if top not in paths)
 
 
 def _bind_into_view(path: str, real_path: str) -> None:
