@@ -27,9 +27,9 @@ from typing import Any
 from grader.results import SandboxReport
 from grader.runner import protocol, sandbox
 from grader.runner.session import Worker
+from grader.runner.zygote import OUTPUT_KEPT  # the same share of a worker's printing
 
 WINDOWS = sys.platform == "win32"
-OUTPUT_KEPT = 16 * 1024  # bytes of the student's printing shown back to them, as the zygote keeps
 START_PATIENCE = 120.0  # seconds for a worker's Python to import torch on a slow laptop
 EXIT_PATIENCE = 2.0  # seconds a worker that closed its socket gets to finish exiting by itself
 #: Windows variables Python and torch need beside the sandbox's allow-list: without SYSTEMROOT a
@@ -53,12 +53,11 @@ def missing_tools() -> list[str]:
 
 
 def _in_libc(name: str) -> bool:
-    import ctypes
-
     try:
-        return getattr(ctypes.CDLL(None), name, None) is not None
-    except (OSError, TypeError):
+        sandbox._libc_function(name)
+    except sandbox.Unavailable:
         return False
+    return True
 
 
 def use_portable() -> bool:
