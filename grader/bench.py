@@ -20,7 +20,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from grader import paths
 
@@ -122,8 +122,8 @@ def forward_figures(repeats: int) -> list[Figure]:
     with torch.inference_mode():
         for batch in (1, 32):
             images = torch.randn(batch, 3, 224, 224, generator=torch.Generator().manual_seed(0))
-            ours = median_time(lambda: head.vit_forward(images, params), repeats)
-            timm_time = median_time(lambda: model(images), repeats)
+            ours = median_time(lambda images=images: head.vit_forward(images, params), repeats)
+            timm_time = median_time(lambda images=images: model(images), repeats)
             figures.append(Figure(f"vit_forward, batch {batch} / timm forward", ours, timm_time, 1.15))
         image = load_image(SAMPLE.path)
         batch = image.repeat(196, 1, 1, 1)

@@ -105,7 +105,7 @@ def fixture_photo(path: str | os.PathLike) -> Photo:
                  credit="not recorded", origin=str(resolved))
 
 
-def load_pixels(path: str | os.PathLike) -> "torch.Tensor":
+def load_pixels(path: str | os.PathLike) -> torch.Tensor:
     """Read a photograph and apply the checkpoint's eval transform, stopping before normalization.
 
     Args:
@@ -122,7 +122,7 @@ def load_pixels(path: str | os.PathLike) -> "torch.Tensor":
     return chw.unsqueeze(0)  # (1, 3, 224, 224)
 
 
-def normalize_pixels(pixels_uint8: "torch.Tensor") -> "torch.Tensor":
+def normalize_pixels(pixels_uint8: torch.Tensor) -> torch.Tensor:
     """The checkpoint's normalization: RGB to [0, 1], minus 0.5, over 0.5 (page 8).
 
     The operations and their order are those of torchvision's ToTensor + Normalize, so the
@@ -139,7 +139,7 @@ def normalize_pixels(pixels_uint8: "torch.Tensor") -> "torch.Tensor":
     return (pixels_uint8.to(torch.float32) / 255 - 0.5) / 0.5
 
 
-def load_image(path: str | os.PathLike) -> "torch.Tensor":
+def load_image(path: str | os.PathLike) -> torch.Tensor:
     """A photograph as the model sees it: (1, 3, 224, 224) normalized float32."""
     return normalize_pixels(load_pixels(path))
 

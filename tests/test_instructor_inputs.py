@@ -106,7 +106,8 @@ def test_manifest_names_the_hub_id_and_the_files(built, hub_home, photos):
     manifest = json.loads((built / "manifest.json").read_text())
     assert manifest["checkpoint"]["id"] == HUB_ID and manifest["checkpoint"]["kind"] == "real"
     assert manifest["checkpoint"]["sha256"] == _sha256(blob) == blob.name
-    assert _sha256(built / manifest["checkpoint"]["file"]) == manifest["files"][manifest["checkpoint"]["file"]]["sha256"]
+    checkpoint_file = manifest["checkpoint"]["file"]
+    assert _sha256(built / checkpoint_file) == manifest["files"][checkpoint_file]["sha256"]
     recorded = {entry["role"]: (name, entry) for name, entry in manifest["photos"].items()}
     assert set(recorded) == {"sample", "second"}
     for role, given in photos.items():

@@ -218,5 +218,6 @@ def test_readme_states_the_lecture_table():
               _percent(LECTURE.p74_to_p60, 6), _percent(LECTURE.p74_to_cls, 6),
               *(_percent(q, 2) for q in LECTURE.quadrants), f"P{LECTURE.largest_drop_patch}",
               f"{-100 * LECTURE.largest_drop:.6f}", f"| {LECTURE.tokens} |", f"| {LECTURE.scores:,} |",
-              "vitgrade fixtures build --checkpoint vit_tiny_patch16_224.augreg_in21k_ft_in1k --photo newfoundland_31.jpg"]
+              "vitgrade fixtures build --checkpoint vit_tiny_patch16_224.augreg_in21k_ft_in1k"
+              " --photo newfoundland_31.jpg"]
     assert [s for s in stated if s not in section] == []

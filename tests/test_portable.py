@@ -82,7 +82,8 @@ def runs(tmp_path_factory) -> dict:
     for step_id in ("01_flatten", "02_project", "04_cls"):
         shutil.copyfile(paths.step_file(paths.SOLUTIONS, step_id), paths.step_file(loop, step_id))
     with open(paths.step_file(loop, "01_flatten"), "a", encoding="utf-8") as step_01:  # and a child left running
-        step_01.write("\nimport subprocess, sys\nsubprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n")
+        step_01.write("\nimport subprocess, sys\n"
+                      "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n")
     started = {
         "loop": simulated("check", "01", "02", "03", "04", "--submission", str(loop), "--timeout", "20",
                           "--format", "json"),

@@ -269,5 +269,6 @@ def test_the_release_offers_students_their_commands_only(release, tmp_path):
     assert "Traceback" not in build.stderr
 
     # pytest run in the release collects only tests a student writes: none yet, and no grader suite
-    collected = _python(release, tmp_path, "import pytest, sys; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider']))")
+    collected = _python(release, tmp_path,
+                        "import pytest, sys; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider']))")
     assert collected.returncode == 5 and "no tests ran" in collected.stdout, collected.stdout + collected.stderr

@@ -15,7 +15,8 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
 
 from grader.params import ViTParams
 from grader.paths import STANDIN
@@ -70,7 +71,7 @@ class Checkpoint:
     """A loaded ViT-Ti/16: its timm state dict and what it is."""
 
     info: CheckpointInfo
-    state_dict: dict[str, "torch.Tensor"]
+    state_dict: dict[str, torch.Tensor]
     """timm names, float32, exactly the keys and shapes of `vit_tiny_patch16_224`."""
     _params: ViTParams | None = field(default=None, init=False, repr=False)
 
@@ -80,7 +81,7 @@ class Checkpoint:
             self._params = ViTParams.from_state_dict(self.state_dict, num_heads=HEADS)
         return self._params
 
-    def timm_model(self) -> "torch.nn.Module":
+    def timm_model(self) -> torch.nn.Module:
         """A fresh timm `vit_tiny_patch16_224` holding these weights, in eval mode."""
         model = empty_timm_model()
         model.load_state_dict(self.state_dict, strict=True)
@@ -138,7 +139,7 @@ def expected_shapes() -> dict[str, tuple[int, ...]]:
     return shapes
 
 
-def empty_timm_model() -> "torch.nn.Module":
+def empty_timm_model() -> torch.nn.Module:
     """A timm `vit_tiny_patch16_224` with uninitialised weights, to load a checkpoint into.
 
     timm's random initialisation takes over a second on two cores, only to be overwritten.
@@ -220,7 +221,7 @@ _READERS: dict[str, Callable[[Path], tuple[Mapping[str, Any], dict[str, str]]]] 
 }
 
 
-def _validated(tensors: Mapping[str, Any], path: Path) -> dict[str, "torch.Tensor"]:
+def _validated(tensors: Mapping[str, Any], path: Path) -> dict[str, torch.Tensor]:
     """Check names, shapes and values against ViT-Ti/16; return float32 tensors in timm's order."""
     import torch
 
@@ -249,7 +250,7 @@ def _validated(tensors: Mapping[str, Any], path: Path) -> dict[str, "torch.Tenso
     return state
 
 
-def _equals_committed_standin(state: Mapping[str, "torch.Tensor"]) -> bool:
+def _equals_committed_standin(state: Mapping[str, torch.Tensor]) -> bool:
     """Whether these are the stand-in's weights, re-saved in another format.
 
     Without this, a copy of the stand-in converted to .pth or .npz would be labelled the real

@@ -16,7 +16,8 @@ from __future__ import annotations
 import os
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING, Mapping
+from typing import TYPE_CHECKING
+from collections.abc import Mapping
 
 from grader.checkpoint import DEPTH, HEADS, CheckpointError, _one_line, empty_timm_model, expected_shapes
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
     import torch
 
 
-def save_google_npz(state_dict: Mapping[str, "torch.Tensor"], path: str | os.PathLike) -> None:
+def save_google_npz(state_dict: Mapping[str, torch.Tensor], path: str | os.PathLike) -> None:
     """Write a timm ViT-Ti/16 state dict as a Google-format `.npz`.
 
     Args:
@@ -38,13 +39,13 @@ def save_google_npz(state_dict: Mapping[str, "torch.Tensor"], path: str | os.Pat
         np.savez(file, **google_arrays(state_dict))
 
 
-def google_arrays(state: Mapping[str, "torch.Tensor"]) -> dict[str, "np.ndarray"]:
+def google_arrays(state: Mapping[str, torch.Tensor]) -> dict[str, np.ndarray]:
     """The state dict under Google's names and layouts, as float32 numpy arrays."""
     tensors = _google_tensors(state)
     return {name: tensor.detach().float().contiguous().numpy() for name, tensor in tensors.items()}
 
 
-def _google_tensors(state: Mapping[str, "torch.Tensor"]) -> dict[str, "torch.Tensor"]:
+def _google_tensors(state: Mapping[str, torch.Tensor]) -> dict[str, torch.Tensor]:
     """Google's names and layouts, still as torch tensors (so that meta tensors work too)."""
     tensors = {
         "embedding/kernel": state["patch_embed.proj.weight"].permute(2, 3, 1, 0),  # OIHW -> HWIO
@@ -61,7 +62,7 @@ def _google_tensors(state: Mapping[str, "torch.Tensor"]) -> dict[str, "torch.Ten
     return tensors
 
 
-def _block_tensors(state: Mapping[str, "torch.Tensor"], t: str, g: str) -> dict[str, "torch.Tensor"]:
+def _block_tensors(state: Mapping[str, torch.Tensor], t: str, g: str) -> dict[str, torch.Tensor]:
     """One encoder block: timm prefix `t` to Google prefix `g`."""
     dim = state[t + "attn.proj.weight"].shape[0]
     head_dim = dim // HEADS
@@ -88,7 +89,7 @@ def _block_tensors(state: Mapping[str, "torch.Tensor"], t: str, g: str) -> dict[
     return tensors
 
 
-def load_google_npz(path: str | os.PathLike) -> dict[str, "torch.Tensor"]:
+def load_google_npz(path: str | os.PathLike) -> dict[str, torch.Tensor]:
     """Read a Google-format ViT-Ti/16 `.npz` into a timm state dict.
 
     The names and shapes are checked first, because timm's loader silently skips a head of

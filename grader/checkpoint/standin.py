@@ -45,7 +45,7 @@ _BIAS_STD = 0.2
 _LN_LOW, _LN_HIGH = 0.5, 1.8
 
 
-def build_standin(seed: int = 0) -> dict[str, "torch.Tensor"]:
+def build_standin(seed: int = 0) -> dict[str, torch.Tensor]:
     """Build the stand-in's state dict, deterministically from `seed`.
 
     Args:
@@ -96,7 +96,7 @@ def _sorted_metadata(data: bytes) -> bytes:
     return data[:8] + text + data[8 + length :]
 
 
-def calibrate_head_scale(state: dict[str, "torch.Tensor"], target: float = TARGET_TOP1) -> float:
+def calibrate_head_scale(state: dict[str, torch.Tensor], target: float = TARGET_TOP1) -> float:
     """The factor on the class head that gives the sample photograph's top class `target` probability.
 
     The top-1 probability of softmax(s * logits) grows monotonically with s, so bisection finds s.
@@ -114,7 +114,7 @@ def calibrate_head_scale(state: dict[str, "torch.Tensor"], target: float = TARGE
     return float(f"{math.sqrt(low * high):.3g}")
 
 
-def _sample_logits(state: dict[str, "torch.Tensor"]) -> "torch.Tensor":
+def _sample_logits(state: dict[str, torch.Tensor]) -> torch.Tensor:
     """The logits of the sample photograph through timm's forward, before any head rescaling."""
     import torch
 
@@ -127,13 +127,13 @@ def _sample_logits(state: dict[str, "torch.Tensor"]) -> "torch.Tensor":
         return model(load_image(SAMPLE.path))[0]
 
 
-def _normal(generator: "torch.Generator", *shape: int, std: float) -> "torch.Tensor":
+def _normal(generator: torch.Generator, *shape: int, std: float) -> torch.Tensor:
     import torch
 
     return torch.randn(*shape, generator=generator) * std
 
 
-def _ln(generator: "torch.Generator", prefix: str) -> dict[str, "torch.Tensor"]:
+def _ln(generator: torch.Generator, prefix: str) -> dict[str, torch.Tensor]:
     """A LayerNorm far from the identity: weights in [0.5, 1.8], biases of std 0.2."""
     import torch
 
@@ -141,7 +141,7 @@ def _ln(generator: "torch.Generator", prefix: str) -> dict[str, "torch.Tensor"]:
     return {prefix + "weight": weight, prefix + "bias": _normal(generator, DIM, std=_BIAS_STD)}
 
 
-def _embedding(generator: "torch.Generator") -> dict[str, "torch.Tensor"]:
+def _embedding(generator: torch.Generator) -> dict[str, torch.Tensor]:
     """CLS, position table and patch projection."""
     fan_in = 3 * PATCH * PATCH
     return {
@@ -153,7 +153,7 @@ def _embedding(generator: "torch.Generator") -> dict[str, "torch.Tensor"]:
     }
 
 
-def _block(generator: "torch.Generator", p: str) -> dict[str, "torch.Tensor"]:
+def _block(generator: torch.Generator, p: str) -> dict[str, torch.Tensor]:
     """One encoder block, timm prefix `p`."""
     import torch
 
@@ -179,7 +179,7 @@ def _block(generator: "torch.Generator", p: str) -> dict[str, "torch.Tensor"]:
     return state
 
 
-def _final(generator: "torch.Generator") -> dict[str, "torch.Tensor"]:
+def _final(generator: torch.Generator) -> dict[str, torch.Tensor]:
     """Final LayerNorm and the class head, before the head is rescaled."""
     state = _ln(generator, "norm.")
     state |= {

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 import typer
 
@@ -11,17 +11,17 @@ from grader.cli.grading import exit_code, resolve_folder, resolve_steps, run_gra
 
 
 def check(
-    steps: Annotated[Optional[list[str]], typer.Argument(
+    steps: Annotated[list[str] | None, typer.Argument(
         metavar="[STEP]...", help="Step ids such as 05_attention (or 5, or attention). Default: all.")] = None,
     all_steps: Annotated[bool, typer.Option("--all", help="Check every step.")] = False,
-    submission: Annotated[Optional[Path], typer.Option(
+    submission: Annotated[Path | None, typer.Option(
         metavar="DIR", help="Folder holding your step files. Default: exercises/.")] = None,
     solutions: Annotated[bool, typer.Option(
         "--solutions", help="Check the reference solutions.",
         hidden=not paths.SOLUTIONS.is_dir())] = False,  # the student release has none
     format: Annotated[Literal["rich", "json", "junit"], typer.Option(
         help="rich: readable report; json: the result contract; junit: for CI test views.")] = "rich",
-    output: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the report here.")] = None,
+    output: Annotated[Path | None, typer.Option(metavar="PATH", help="Write the report here.")] = None,
     timeout: Annotated[float, typer.Option(metavar="S", help="Time limit per step, seconds.")] = 90.0,
     show_output: Annotated[bool, typer.Option(
         "--show-output", help="Show what your code printed under passing tests too (it is always "

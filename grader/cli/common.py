@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import sys
 from contextlib import contextmanager
-from typing import Iterator, NoReturn
+from typing import NoReturn
+from collections.abc import Iterator
 
 import typer
 from rich.console import Console

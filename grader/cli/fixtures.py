@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -19,12 +19,13 @@ def build(
         metavar="SOURCE", help="stand-in, the hub id vit_tiny_patch16_224.augreg_in21k_ft_in1k, "
         "or a local .safetensors/.pth/.npz file.")] = "stand-in",
     out_dir: Annotated[Path, typer.Option("--out", metavar="DIR", help="Where to write.")] = paths.FIXTURES,
-    photo: Annotated[Optional[Path], typer.Option(
+    photo: Annotated[Path | None, typer.Option(
         metavar="PATH", help="The sample photograph of the visible tests, e.g. the lecture's "
         "newfoundland_31.jpg (default: fixtures/photos/cat.png). Grayscale, palette and RGBA "
         "images become RGB as the checkpoint's loader makes them; at least 224 pixels a side.")] = None,
-    second_photo: Annotated[Optional[Path], typer.Option(
-        metavar="PATH", help="The second photograph, for the hidden tests (default: fixtures/photos/coffee.png).")] = None,
+    second_photo: Annotated[Path | None, typer.Option(
+        metavar="PATH",
+        help="The second photograph, for the hidden tests (default: fixtures/photos/coffee.png).")] = None,
 ) -> None:
     """Compute every step's fixtures with the checkpoint's own forward pass and write the manifest,
     which records the checkpoint's id and sha256 and each photograph's sha256 and origin.

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal, Optional
+from typing import Annotated, Literal
 
 import typer
 
@@ -12,14 +12,14 @@ from grader.cli.grading import exit_code, expand_submissions, run_grader, write
 
 
 def grade(
-    submissions: Annotated[Optional[list[Path]], typer.Argument(
+    submissions: Annotated[list[Path] | None, typer.Argument(
         metavar="[SUBMISSION]...", help="Folders of step files, or folders of such folders.")] = None,
     solutions: Annotated[bool, typer.Option("--solutions", help="Grade the reference solutions.")] = False,
     format: Annotated[Literal["rich", "json", "junit", "gradescope"], typer.Option(
         help="rich, json (the result contract), junit (CI test reports) or gradescope (results.json).")] = "rich",
-    output: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the report here.")] = None,
-    csv: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Also write a CSV gradebook here.")] = None,
-    report: Annotated[Optional[Path], typer.Option(metavar="PATH", help=(
+    output: Annotated[Path | None, typer.Option(metavar="PATH", help="Write the report here.")] = None,
+    csv: Annotated[Path | None, typer.Option(metavar="PATH", help="Also write a CSV gradebook here.")] = None,
+    report: Annotated[Path | None, typer.Option(metavar="PATH", help=(
         "Also write the class report here: one HTML file with each step's score distribution, "
         "the most common mistakes and every student's feedback."))] = None,
     jobs: Annotated[int, typer.Option(metavar="N", min=1, help="Submissions graded at once.")] = 1,

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -15,8 +15,8 @@ def gradebook(
     sources: Annotated[list[Path], typer.Argument(
         metavar="RESULT...", help="Result files (`vitgrade grade --format json`), or folders of them.",
         show_default=False)],
-    csv: Annotated[Optional[Path], typer.Option(metavar="PATH", help="Write the CSV gradebook here.")] = None,
-    report: Annotated[Optional[Path], typer.Option(
+    csv: Annotated[Path | None, typer.Option(metavar="PATH", help="Write the CSV gradebook here.")] = None,
+    report: Annotated[Path | None, typer.Option(
         metavar="PATH", help="Write the HTML class report here.")] = None,
 ) -> None:
     """Merge result files graded elsewhere into one CSV gradebook and one class report.

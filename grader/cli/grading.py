@@ -3,7 +3,7 @@ the grader with a progress display, and writing results in the chosen format."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable
+from collections.abc import Iterable
 
 from grader import paths
 from grader.cli.common import EXIT_FAILED, EXIT_OK, fail, interactive, out, progress

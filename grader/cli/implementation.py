@@ -9,7 +9,8 @@ import traceback
 from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
-from typing import Iterator, Literal, Optional
+from typing import Literal
+from collections.abc import Iterator
 
 import typer
 
@@ -28,7 +29,7 @@ CHECKPOINT_HELP = ("stand-in, the hub id of the lecture's checkpoint, or a "
                    ".safetensors/.pth/.npz file.")
 
 
-def folder_of(impl: Impl, submission: Optional[Path]) -> Path:
+def folder_of(impl: Impl, submission: Path | None) -> Path:
     """The folder whose step files run: `--submission DIR` if given, else solutions/ or exercises/."""
     if submission is not None and not submission.is_dir():
         fail(f"--submission {submission} is not a folder")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 
@@ -10,7 +10,7 @@ from grader.cli.grading import resolve_folder, run_grader
 
 
 def list_steps(
-    submission: Annotated[Optional[Path], typer.Option(
+    submission: Annotated[Path | None, typer.Option(
         metavar="DIR", help="Folder holding your step files. Default: exercises/.")] = None,
 ) -> None:
     """Show every step, its lecture pages and points, and how far your files get (visible tests)."""

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Literal, Optional
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -26,7 +26,7 @@ def predict(
                                           show_default=False)],
     impl: Annotated[Impl, typer.Option(
         help="Whose ViT to run: the reference solutions or exercises/.")] = DEFAULT_IMPL,
-    submission: Annotated[Optional[Path], typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
+    submission: Annotated[Path | None, typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
     top: Annotated[int, typer.Option(metavar="K", help="How many classes to show, 1 to 1000.")] = 5,
     format: Annotated[Literal["rich", "json"], typer.Option(
         help="rich: a table on a terminal, plain lines otherwise; json: one object.")] = "rich",
@@ -66,7 +66,7 @@ def predict(
         _print_human(ck, predictions, photo, step_file(folder, _HEAD))
 
 
-def _run(folder: Path, image: "torch.Tensor", params: "ViTParams") -> "torch.Tensor":
+def _run(folder: Path, image: torch.Tensor, params: ViTParams) -> torch.Tensor:
     """The implementation's vit_forward on one image; any failure inside it is one line."""
     import torch
 
@@ -80,7 +80,7 @@ def _run(folder: Path, image: "torch.Tensor", params: "ViTParams") -> "torch.Ten
     return logits.float()
 
 
-def _print_json(ck: "Checkpoint", predictions: list[tuple[int, str, float]]) -> None:
+def _print_json(ck: Checkpoint, predictions: list[tuple[int, str, float]]) -> None:
     info = ck.info
     result = {
         "checkpoint": {"id": info.id, "kind": info.kind, "sha256": info.sha256},
@@ -92,7 +92,7 @@ def _print_json(ck: "Checkpoint", predictions: list[tuple[int, str, float]]) -> 
         err.print(_standin_warning(), markup=False)
 
 
-def _print_human(ck: "Checkpoint", predictions: list[tuple[int, str, float]], photo: Path,
+def _print_human(ck: Checkpoint, predictions: list[tuple[int, str, float]], photo: Path,
                  path: Path) -> None:
     heading = f"{photo.name}: top {len(predictions)} of 1,000 ImageNet classes, {shown(path)}"
     if out.is_terminal:

@@ -8,7 +8,8 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Callable, Optional
+from typing import TYPE_CHECKING, Annotated
+from collections.abc import Callable
 
 import typer
 
@@ -45,7 +46,7 @@ def attention(
     query: Annotated[str, typer.Option(metavar="P74|CLS", help="The query token: CLS or P1 to P196.")]
     = "P74",
     impl: Annotated[Impl, typer.Option(help=IMPL_HELP)] = DEFAULT_IMPL,
-    submission: Annotated[Optional[Path], typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
+    submission: Annotated[Path | None, typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
     checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = "stand-in",
 ) -> None:
     """Draw one query's attention weights over PHOTO (page 33).
@@ -84,11 +85,11 @@ def occlusion(
     photo: Annotated[Path, typer.Argument(help=_PHOTO_HELP, show_default=False)],
     out_file: Annotated[Path, typer.Option("--out", metavar="FILE.png", help=_OUT_HELP,
                                            show_default=False)],
-    target: Annotated[Optional[str], typer.Option(
+    target: Annotated[str | None, typer.Option(
         metavar="CLASS", help="An ImageNet class index (256) or name (Newfoundland); default: the "
         "photo's top-1 class.", show_default=False)] = None,
     impl: Annotated[Impl, typer.Option(help=IMPL_HELP)] = DEFAULT_IMPL,
-    submission: Annotated[Optional[Path], typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
+    submission: Annotated[Path | None, typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
     checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = "stand-in",
 ) -> None:
     """Draw how covering parts of PHOTO changes P(target) (pages 43-44).
@@ -186,7 +187,7 @@ def _class_name(index: int) -> str:
     return ImageNetInfo().index_to_description(index).split(",")[0]
 
 
-def _inputs(photo: Path, checkpoint: str) -> tuple["Image.Image", "torch.Tensor", "Checkpoint"]:
+def _inputs(photo: Path, checkpoint: str) -> tuple[Image.Image, torch.Tensor, Checkpoint]:
     """The photo as drawn (224 x 224 RGB) and as the model reads it (normalized), and the weights."""
     from PIL import Image
 
@@ -204,8 +205,8 @@ def _inputs(photo: Path, checkpoint: str) -> tuple["Image.Image", "torch.Tensor"
 
 # --- running the implementation -----------------------------------------------------------------
 
-def _attention_row(folder: Path, image: "torch.Tensor", params: "ViTParams", block: int, head: int,
-                   token: int) -> "np.ndarray":
+def _attention_row(folder: Path, image: torch.Tensor, params: ViTParams, block: int, head: int,
+                   token: int) -> np.ndarray:
     """The token's attention weights over CLS, P1..P196 in block `block`, head `head` (from 1)."""
     import torch
 
@@ -232,8 +233,8 @@ def _attention_row(folder: Path, image: "torch.Tensor", params: "ViTParams", blo
     return weights[0, head - 1, token].double().numpy()  # (197,)
 
 
-def _occlusion(folder: Path, image: "torch.Tensor", params: "ViTParams", target: int | None,
-               advance: Callable) -> tuple[int, float, "np.ndarray", "np.ndarray"]:
+def _occlusion(folder: Path, image: torch.Tensor, params: ViTParams, target: int | None,
+               advance: Callable) -> tuple[int, float, np.ndarray, np.ndarray]:
     """Target (the top-1 class if None), P(target), the four quadrant P's, and the 14 x 14 changes."""
     import torch
 
@@ -260,7 +261,7 @@ def _occlusion(folder: Path, image: "torch.Tensor", params: "ViTParams", target:
 
 
 def _checked(result: object, shape: tuple[int, ...], folder: Path, step_id: str,
-             function: str) -> "torch.Tensor":
+             function: str) -> torch.Tensor:
     """The implementation's result if it is a finite tensor of `shape`; else one clear line."""
     import torch
 
@@ -277,19 +278,19 @@ def _checked(result: object, shape: tuple[int, ...], folder: Path, step_id: str,
 
 # --- output -------------------------------------------------------------------------------------
 
-def _provenance(photo: Path, folder: Path, ck: "Checkpoint") -> "Provenance":
+def _provenance(photo: Path, folder: Path, ck: Checkpoint) -> Provenance:
     from grader.pictures import Provenance
 
     return Provenance(photo=photo.name, steps=f"{shown(folder)}/", checkpoint=ck.info.describe(),
                       standin=ck.info.kind == "stand-in")
 
 
-def _save(picture: "Image.Image", path: Path) -> None:
+def _save(picture: Image.Image, path: Path) -> None:
     try:
         picture.save(path, format="PNG")
     except OSError as error:
         fail(f"cannot write {path}: {error.strerror or error}")
 
 
-def _standin_note(ck: "Checkpoint") -> str:
+def _standin_note(ck: Checkpoint) -> str:
     return " (stand-in checkpoint: NOT the lecture's numbers)" if ck.info.kind == "stand-in" else ""

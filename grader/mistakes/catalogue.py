@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 import torch
 import torch.nn.functional as F
@@ -489,14 +489,14 @@ def _(images, top, left, size, value=0.0):
 
 @mistake("quadrant_probabilities", "black", "You covered with black (-1); normalized 0 is mid-gray.", 42)
 def _(model, image, target):
-    return torch.cat([_target_probability(model, _cover(image, t, l, 112, -1.0), target) for t, l in _QUADRANTS])
+    return torch.cat([_target_probability(model, _cover(image, top, left, 112, -1.0), target) for top, left in _QUADRANTS])
 
 
 @mistake("quadrant_probabilities", "accumulated", "Your covers accumulate on one image; use a fresh copy for each quadrant.", 42)
 def _(model, image, target):
     covered, out = image.clone(), []
-    for t, l in _QUADRANTS:
-        covered[:, :, t:t + 112, l:l + 112] = 0
+    for top, left in _QUADRANTS:
+        covered[:, :, top:top + 112, left:left + 112] = 0
         out.append(_target_probability(model, covered, target))
     return torch.cat(out)
 
@@ -504,13 +504,13 @@ def _(model, image, target):
 @mistake("quadrant_probabilities", "column_order", "Your quadrants are in the order TL, BL, TR, BR; the lecture's is TL, TR, BL, BR.", 43)
 def _(model, image, target):
     order = ((0, 0), (112, 0), (0, 112), (112, 112))
-    return torch.cat([_target_probability(model, _cover(image, t, l, 112), target) for t, l in order])
+    return torch.cat([_target_probability(model, _cover(image, top, left, 112), target) for top, left in order])
 
 
 @mistake("quadrant_probabilities", "drops", "You returned the drops (covered - original); return the covered probabilities.", 43)
 def _(model, image, target):
     base = _target_probability(model, image, target)
-    return torch.cat([_target_probability(model, _cover(image, t, l, 112), target) for t, l in _QUADRANTS]) - base
+    return torch.cat([_target_probability(model, _cover(image, top, left, 112), target) for top, left in _QUADRANTS]) - base
 
 
 def _patch_covers(image, P, value=0.0):

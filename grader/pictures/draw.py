@@ -5,8 +5,8 @@ no glyphs for typographic dashes, arrows or the minus sign, so `text` swaps them
 """
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable, Sequence
+from functools import cache
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
@@ -33,7 +33,7 @@ LINE = {TITLE: 28, BODY: 21, SMALL: 18}  # line heights
 _ASCII = str.maketrans({"−": "-", "–": "-", "—": "-", "→": "->", "×": "x", "≈": "~"})
 
 
-@lru_cache(maxsize=None)
+@cache
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 

@@ -310,7 +310,7 @@ def _grid_svg(grid, scale: float, cell: int = 8) -> str:
     for r in range(rows):
         for c in range(columns):
             value = float(grid[r, c])
-            colour = "#f1c40f" if not math.isfinite(value) else "#%02x%02x%02x" % cell_rgb(value, scale)
+            colour = "#f1c40f" if not math.isfinite(value) else "#{:02x}{:02x}{:02x}".format(*cell_rgb(value, scale))
             cells.append(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="{colour}"/>')
     return (f'<svg width="{columns * cell}" height="{rows * cell}" viewBox="0 0 {columns * cell} {rows * cell}">'
             f'{"".join(cells)}</svg>')

@@ -2,11 +2,10 @@
 the solutions are present, then a tamper check of the fixtures."""
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from grader import paths
 from grader.fixtures.store import VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of, verify

@@ -310,7 +310,7 @@ class Plan:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict) -> "Plan":
+    def from_json(cls, data: dict) -> Plan:
         return cls(**data)
 
 
@@ -424,7 +424,7 @@ def _probe_namespaces(missing: list[str]) -> str | None:
     reasons = []
     for kind in ("plain", "user"):
         try:
-            _in_child(lambda: enter_namespaces(user=kind == "user"))
+            _in_child(lambda kind=kind: enter_namespaces(user=kind == "user"))
             return kind
         except Exception as error:  # noqa: BLE001
             reasons.append(_reason(error))

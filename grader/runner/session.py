@@ -135,7 +135,7 @@ class Zygote:
         self._wait_ready()
         return self._sandbox
 
-    def spawn(self, init: dict[str, Any]) -> "Worker":
+    def spawn(self, init: dict[str, Any]) -> Worker:
         self._wait_ready()
         protocol.send(self._sock, {"op": "spawn", **init})
         header, _ = protocol.receive(self._sock)
@@ -180,7 +180,7 @@ class Worker:
         self._sock.settimeout(remaining)
         try:
             header, arrays = protocol.receive(self._sock)
-        except (socket.timeout, TimeoutError):
+        except TimeoutError:
             self.kill()
             raise WorkerGone("timeout", "time limit reached") from None
         except EOFError:

@@ -16,7 +16,7 @@ import importlib.abc
 import os
 import re
 import sys
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes, _get_current_dispatch_mode

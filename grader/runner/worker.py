@@ -16,7 +16,8 @@ import sys
 import traceback
 from pathlib import Path
 from types import ModuleType
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
@@ -128,7 +129,7 @@ class _LazyModule:
 
 # ---------------------------------------------------------------- values in and out
 
-def decode_value(spec: Any, arrays: dict[str, np.ndarray], context: "Context") -> Any:
+def decode_value(spec: Any, arrays: dict[str, np.ndarray], context: Context) -> Any:
     """Turn one argument description from the judge into the object the student receives."""
     import torch
 

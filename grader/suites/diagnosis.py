@@ -10,7 +10,8 @@ cases (about 0.1 s each), so it may afford a few passes over the arrays.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
