@@ -173,7 +173,7 @@ def test_heads_joined_in_another_order_are_seen_through_the_output_projection():
 
 
 def test_a_checkpoint_parameter_is_named_when_the_offset_equals_it():
-    from grader.fixtures.store import load_manifest
+    from grader.expected.store import load_manifest
     from grader.paths import FIXTURES
 
     checkpoint = str(FIXTURES / load_manifest()["checkpoint"]["file"])

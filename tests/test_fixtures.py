@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from grader import paths
 from grader.cli import app
-from grader.fixtures.store import FixtureError, load_cases, load_manifest, verify
+from grader.expected.store import FixtureError, load_cases, load_manifest, verify
 from grader.steps import STEP_IDS
 
 MANIFEST = load_manifest()
@@ -94,7 +94,7 @@ def test_hidden_cases_do_not_repeat_visible_inputs():
 
 @pytest.mark.slow
 def test_rebuilding_from_the_standin_reproduces_the_committed_fixtures(tmp_path: Path):
-    from grader.fixtures.build import build
+    from grader.expected.build import build
 
     rebuilt = build("stand-in", tmp_path)
     assert rebuilt["files"] == MANIFEST["files"]

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from grader import paths
-from grader.fixtures.store import verify
+from grader.expected.store import verify
 from grader.results import STEP_STATUSES, TEST_STATUSES, StepResult
 from grader.runner import sandbox
 from grader.runner.grade import Grader, GradeOptions
@@ -127,7 +127,7 @@ def statuses(step: StepResult) -> list[str]:
 
 def every_case(step_id: str, status: str) -> list[str]:
     """`status` once per fixture case of the step (visible and hidden), however many there are."""
-    from grader.fixtures.store import load_cases
+    from grader.expected.store import load_cases
 
     return [status] * sum(len(load_cases(step_id, v)) for v in ("visible", "hidden"))
 

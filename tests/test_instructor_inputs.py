@@ -28,7 +28,7 @@ from grader.photos import SAMPLE, SECOND, fixture_photo, load_pixels
 BUILT_STEP = "02_project"
 REVISION = "4f8a5b1c9d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60"  # any commit hash: refs/main names the snapshot
 # Run the CLI with the build limited to one step; everything else is the instructor's command.
-ONE_STEP_CLI = ("import functools, grader.fixtures.build as b; "
+ONE_STEP_CLI = ("import functools, grader.expected.build as b; "
                 f"b.build = functools.partial(b.build, steps=({BUILT_STEP!r},)); "
                 "from grader.cli import main; main()")
 

@@ -21,8 +21,8 @@ import numpy as np
 import pytest
 
 from grader import paths
-from grader.fixtures.build import LECTURE_FACTS
-from grader.fixtures.store import load_cases, load_manifest
+from grader.expected.build import LECTURE_FACTS
+from grader.expected.store import load_cases, load_manifest
 
 MANIFEST = load_manifest()
 SAMPLE = next(name for name, photo in MANIFEST["photos"].items() if photo["role"] == "sample")

@@ -165,7 +165,7 @@ def test_in_a_class_folder_a_submission_finds_nothing_of_its_siblings_or_the_kit
     assert seen == "normalize raised RuntimeError: " + repr({
         "class folder": ["alice"], "sibling": "absent", "tests": "absent", "catalogue": "absent",
         "solutions": "absent", "grader/mistakes": "absent", "grader.mistakes.catalogue": "absent",
-        "grader.fixtures.build": "absent", "grader.checkpoint.standin": "absent"})
+        "grader.expected.build": "absent", "grader.checkpoint.standin": "absent"})
     assert classroom["alice"].sandbox.level == "full"
 
 

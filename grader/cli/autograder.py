@@ -30,7 +30,7 @@ def gradescope(
 
     Exit status: 0 written, 2 fixtures not matching their manifest or ZIP not writable.
     """
-    from grader.fixtures.store import FixtureError
+    from grader.expected.store import FixtureError
     from grader.platforms.gradescope import budget, write_bundle
 
     try:

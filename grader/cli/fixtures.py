@@ -33,7 +33,7 @@ def build(
     The lecture's numbers: --checkpoint vit_tiny_patch16_224.augreg_in21k_ft_in1k --photo newfoundland_31.jpg
     """
     from grader.checkpoint import CheckpointError
-    from grader.fixtures.build import build as build_fixtures
+    from grader.expected.build import build as build_fixtures
     from grader.photos import PhotoError, fixture_photo
     from grader.steps import STEP_IDS
 
@@ -57,7 +57,7 @@ def verify(
     fixtures: Annotated[Path, typer.Option(metavar="DIR", help="The fixture folder.")] = paths.FIXTURES,
 ) -> None:
     """Re-hash every fixture file; exit 2 naming the first that does not match the manifest."""
-    from grader.fixtures.store import FixtureError, load_manifest, verify as verify_files
+    from grader.expected.store import FixtureError, load_manifest, verify as verify_files
 
     try:
         problems = verify_files(fixtures, load_manifest(fixtures))

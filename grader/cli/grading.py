@@ -54,7 +54,7 @@ def expand_submissions(folders: list[Path]) -> list[Path]:
 def run_grader(submissions: list[Path], steps: tuple[str, ...], *, hidden: bool, timeout: float,
                references: bool = True, jobs: int = 1) -> list[SubmissionResult]:
     """Grade each submission; several at once with `jobs` > 1 (one process per submission)."""
-    from grader.fixtures.store import FixtureError
+    from grader.expected.store import FixtureError
     from grader.runner.grade import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=references, timeout=timeout, steps=steps)

@@ -30,7 +30,7 @@ def _instructor_modules() -> tuple[str, ...]:
 
 
 #: Inside grader/: what students must not get (instructor-only, or it gives answers away).
-GRADER_LEFT_OUT = ("mistakes", "fixtures/build.py", "bench.py", "platforms") + _instructor_modules()
+GRADER_LEFT_OUT = ("mistakes", "expected/build.py", "bench.py", "platforms") + _instructor_modules()
 #: Fixture folders shipped; everything else in the manifest (the hidden cases) stays behind.
 FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
 #: Files copied as they are from the kit's root (pyproject.toml is written for students instead).
@@ -54,7 +54,7 @@ def release(
 
     Exit status: 0 written, 2 OUT_DIR not usable or fixtures not matching their manifest.
     """
-    from grader.fixtures.store import FixtureError, load_manifest, verify
+    from grader.expected.store import FixtureError, load_manifest, verify
 
     target = _target(out_dir, force)
     try:

@@ -55,7 +55,7 @@ def bundle_files(kit: Path) -> dict[str, Path]:
     Raises:
         FixtureError: fixtures missing or not matching their manifest.
     """
-    from grader.fixtures.store import FixtureError, load_manifest, verify
+    from grader.expected.store import FixtureError, load_manifest, verify
 
     fixtures = kit / "fixtures"
     manifest = load_manifest(fixtures)
@@ -132,7 +132,7 @@ def run_autograder(root: Path, step_timeout: float) -> None:
 
 def _graded(folder: Path, step_timeout: float) -> dict[str, Any]:
     """The results.json of one clean submission folder, hidden tests included."""
-    from grader.fixtures.store import FixtureError
+    from grader.expected.store import FixtureError
     from grader.reports import to_gradescope
     from grader.runner.grade import GradeOptions, Grader
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from collections.abc import Callable
 
 from grader import paths
-from grader.fixtures.store import VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of, verify
+from grader.expected.store import VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of, verify
 from grader.paths import MANIFEST
 from grader.results import SandboxReport, StepResult, SubmissionResult, TestResult
 from grader.runner import sandbox, scan

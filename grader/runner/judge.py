@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from grader.fixtures.store import Case
+from grader.expected.store import Case
 from grader.results import StepResult, TestResult
 from grader.runner.session import Returned, Worker, WorkerGone
 from grader.steps import Step

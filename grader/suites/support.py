@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.fixtures.store import Case, Fingerprint
+from grader.expected.store import Case, Fingerprint
 from grader.runner.session import Returned
 from grader.steps import get_step
 from grader.suites.diagnosis import diagnose

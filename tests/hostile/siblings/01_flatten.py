@@ -33,6 +33,6 @@ def normalize(pixels):
         "solutions": _found(SOLUTIONS / "01_flatten.py"),
         "grader/mistakes": _found(KIT_ROOT / "grader" / "mistakes"),
         "grader.mistakes.catalogue": _importable("grader.mistakes.catalogue"),
-        "grader.fixtures.build": _importable("grader.fixtures.build"),
+        "grader.expected.build": _importable("grader.expected.build"),
         "grader.checkpoint.standin": _importable("grader.checkpoint.standin"),
     }))
