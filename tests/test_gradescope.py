@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -231,3 +232,134 @@ def test_a_container_with_too_little_memory_is_named_in_the_instructors_log(tmp_
     assert memory_warning((v2, v1)) == ""
     v1.write_text(f"{MEMORY_NEEDED}\n")
     assert memory_warning((v1,)) == ""
+
+
+# --- hidden stays hidden, the time budget, the image's install -----------------------------------
+
+def _step_line(output: str, step_id: str) -> str:
+    return next(line for line in output.splitlines() if line[2:].startswith(step_id))
+
+
+def test_visible_output_shows_no_hidden_inclusive_score_and_results_keep_the_full_one(partial: dict) -> None:
+    from grader.reports.shared import points
+
+    tests, output = partial["tests"], partial["output"]
+    visible = [t for t in tests if t["visibility"] == "visible"]
+    hidden = [t for t in tests if t["visibility"] == "after_published"]
+    assert any(t["status"] == "failed" for t in hidden)  # the hidden tests found something
+    full = sum(t["score"] for t in tests)
+    assert partial["score"] == pytest.approx(full, abs=0.01)
+    shown = f"{points(sum(t['score'] for t in visible))} / {points(sum(t['max_score'] for t in visible))} points"
+    assert shown in output and f"{len(hidden)} hidden test(s) were graded" in output
+    assert f"{points(partial['score'])} / " not in output
+    for step in STEPS:  # no step line gives a total that counts its hidden tests
+        own = [t for t in tests if t["name"].startswith(step.id)]
+        line = _step_line(output, step.id)
+        seen = [t for t in own if t["visibility"] == "visible"]
+        assert f"{points(sum(t['score'] for t in seen))}/{points(sum(t['max_score'] for t in seen))}" in line
+        if len(seen) < len(own):
+            assert f"/{points(sum(t['max_score'] for t in own))} " not in line, line
+
+
+def test_show_hidden_shows_students_everything_at_once(tmp_path: Path) -> None:
+    from test_reports import mixed
+
+    from grader.reports import to_gradescope
+
+    result = mixed()
+    everything = json.loads(to_gradescope(result, show_hidden=True))
+    assert {t["visibility"] for t in everything["tests"]} == {"visible"}
+    assert everything["output"].startswith(f"vitgrade: {result.score:g} / {result.max_score:g} points.")
+    assert everything["score"] == json.loads(to_gradescope(result))["score"] == result.score
+    out = tmp_path / "autograder.zip"
+    written = runner.invoke(app, ["autograder", "gradescope", "--out", str(out), "--show-hidden"])
+    assert written.exit_code == 0 and "at once (--show-hidden)" in written.output, written.output
+    with zipfile.ZipFile(out) as archive:
+        assert "--show-hidden" in archive.read("run_autograder").decode()
+
+
+def test_the_time_budget_keeps_its_margin_and_every_step_its_limit() -> None:
+    from grader.platforms.gradescope import (MARGIN_SHARE, MIN_STEP_SECONDS, RUN_AUTOGRADER, budget,
+                                             shortest_time_limit)
+
+    for limit in range(shortest_time_limit(), 6 * 3600, 7):
+        shares = budget(limit)
+        assert shares.margin >= MARGIN_SHARE * limit and shares.per_step >= MIN_STEP_SECONDS
+        # Eight steps that each run into their limit leave the whole margin untouched, and the grader
+        # is stopped with half of it left for the fallback results.json.
+        assert 8 * shares.per_step <= limit - shares.margin < shares.stop_after < limit
+        assert shares.stop_after + 5 <= limit - shares.margin / 4  # --kill-after=5: still inside
+    script = RUN_AUTOGRADER.format(stop_after=570, per_step=67.5, show_hidden="")
+    assert "timeout --kill-after=5 570" in script and "--timeout 67.5" in script
+
+
+def test_a_time_limit_below_what_a_grade_needs_is_refused_in_one_line(tmp_path: Path) -> None:
+    from grader.platforms.gradescope import shortest_time_limit
+
+    shortest = shortest_time_limit()
+    for limit in ("180", str(shortest - 1), "-3"):
+        refused = runner.invoke(app, ["autograder", "gradescope", "--out", str(tmp_path / "a.zip"),
+                                      "--time-limit", limit])
+        assert refused.exit_code == 2 and f"{shortest} s or more" in refused.output, refused.output
+        assert len(refused.output.strip().splitlines()) == 1 and not (tmp_path / "a.zip").exists()
+
+
+def _looping(submission: Path) -> None:
+    """Steps 01 and 03 right; every function of every other step loops for ever."""
+    for step in STEPS:
+        if step.id in ("01_flatten", "03_position"):
+            shutil.copyfile(paths.step_file(paths.SOLUTIONS, step.id), submission / f"{step.id}.py")
+            continue
+        stub = paths.step_file(paths.EXERCISES, step.id).read_text()
+        looping = re.sub(r"raise NotImplementedError\([^)]*\)", "while True:\n        pass", stub)
+        assert looping.count("while True") == len(step.functions), step.id
+        (submission / f"{step.id}.py").write_text(looping)
+
+
+def test_a_bundle_whose_every_function_loops_times_out_step_by_step(source: Path, tmp_path: Path) -> None:
+    """The run_autograder of a 48-second assignment (2.2 s per step, so the test stays short): the
+    grader's own results.json comes before the grader is stopped, each looping step 'timed out',
+    the right steps with their points."""
+    from grader.platforms.gradescope import RUN_AUTOGRADER, budget
+
+    shares = budget(48)
+    root = layout(tmp_path, source)
+    (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
+        stop_after=shares.stop_after, per_step=shares.per_step, show_hidden=""))
+    _looping(root / "submission")
+    results, seconds = run(root)
+    assert seconds < shares.stop_after and not results["output"].startswith("Nothing was graded")
+    for step in STEPS:
+        own = [t for t in results["tests"] if t["name"].startswith(step.id)]
+        if step.id in ("01_flatten", "03_position"):
+            assert sum(t["score"] for t in own) == pytest.approx(step.points, abs=0.01)
+        else:
+            assert "timed out" in _step_line(results["output"], step.id)
+            assert sum(t["score"] for t in own) == 0 and all(t["status"] == "failed" for t in own)
+    assert results["score"] == pytest.approx(get_step("01_flatten").points + get_step("03_position").points)
+
+
+def test_setup_installs_torch_and_torchvision_together_from_the_cpu_index() -> None:
+    from grader.platforms.gradescope import SETUP_SH
+
+    lines = [line for line in SETUP_SH.splitlines() if " install " in line and "pip" in line]
+    cpu = [i for i, line in enumerate(lines) if "download.pytorch.org/whl/cpu" in line]
+    kit = [i for i, line in enumerate(lines) if line.rstrip().endswith('-e "$SOURCE"')]
+    assert len(cpu) == 1 and len(kit) == 1 and cpu[0] < kit[0]
+    assert lines[cpu[0]].split()[-2:] == ["torch", "torchvision"]  # one resolution: matching builds
+    assert not [line for line in lines if "torchvision" in line and "whl/cpu" not in line]
+
+
+def test_setup_checks_timm_and_a_vit_forward_before_the_fixtures() -> None:
+    """Read, not run (it would cost a timm import and a forward in every run of the suite): the
+    check is valid Python that builds timm's ViT-Ti/16, runs one forward and refuses a CUDA build."""
+    from grader.platforms.gradescope import SETUP_SH
+
+    check = re.search(r"python\" -c '\n(.*?)\n'\n", SETUP_SH, re.DOTALL)
+    assert check, "setup.sh runs no Python check"
+    code = check.group(1)
+    compile(code, "setup.sh check", "exec")
+    assert "import timm, torch" in code and 'timm.create_model("vit_tiny_patch16_224", pretrained=False)' in code
+    assert "model(torch.zeros(1, 3, 224, 224))" in code and "torch.version.cuda is None" in code
+    assert SETUP_SH.index('-e "$SOURCE"') < SETUP_SH.index(code) < SETUP_SH.index("fixtures verify")
+    assert "\nset -euo pipefail\n" in SETUP_SH  # a failed check fails the build

@@ -18,8 +18,12 @@ def gradescope(
     out_file: Annotated[Path, typer.Option("--out", metavar="ZIP", help="Where to write the bundle.")] = Path(
         "autograder.zip"),
     time_limit: Annotated[int, typer.Option(
-        metavar="S", min=180, help="The assignment's timeout in Gradescope's autograder settings, seconds; "
-        "grading stops a minute earlier so the student still gets results.")] = 600,
+        metavar="S", help="The assignment's timeout in Gradescope's autograder settings, seconds; a tenth "
+        "of it (30 s at least) is kept for starting the grader and writing results.")] = 600,
+    show_hidden: Annotated[bool, typer.Option(
+        "--show-hidden", help="Show students the hidden tests' results and their full score at once. "
+        "By default they see the visible tests' points and how many hidden tests were graded; the "
+        "rest, with the total, once grades are published.")] = False,
 ) -> None:
     """Write Gradescope's autograder.zip: setup.sh and run_autograder at its root, then the kit
     (solutions and hidden fixtures; no tests/, no .git).
@@ -31,18 +35,23 @@ def gradescope(
     Exit status: 0 written, 2 fixtures not matching their manifest or ZIP not writable.
     """
     from grader.expected.store import FixtureError
-    from grader.platforms.gradescope import budget, write_bundle
+    from grader.platforms.gradescope import MIN_STEP_SECONDS, budget, shortest_time_limit, write_bundle
 
+    if time_limit < shortest_time_limit():
+        fail(f"--time-limit {time_limit} is too short: each of the 8 steps needs {MIN_STEP_SECONDS} s on "
+             f"Gradescope's half CPU, so set the assignment's timeout to {shortest_time_limit()} s or more")
     try:
-        names = write_bundle(out_file, paths.KIT_ROOT, time_limit)
+        names = write_bundle(out_file, paths.KIT_ROOT, time_limit, show_hidden=show_hidden)
     except FixtureError as error:
         fail(str(error))
     except OSError as error:
         fail(f"cannot write {out_file}: {error.strerror or error}")
-    whole, per_step = budget(time_limit)
+    shares = budget(time_limit)
     hidden = sum(n.startswith("fixtures/hidden/") for n in names)
     out.print(f"wrote {out_file}: {len(names)} files, {out_file.stat().st_size / 1e6:.1f} MB", markup=False)
     out.print(f"  setup.sh, run_autograder, grader/, solutions/, exercises/, fixtures/ ({hidden} hidden "
               "fixture files)", markup=False)
-    out.print(f"  grading stops after {whole} s, {per_step:g} s per step (--time-limit {time_limit})",
-              markup=False)
+    out.print(f"  {shares.per_step:g} s per step; {shares.margin} s of the {time_limit} s kept for start-up and "
+              f"results (--time-limit {time_limit})", markup=False)
+    shown = "at once (--show-hidden)" if show_hidden else "once grades are published"
+    out.print(f"  students see hidden tests' results and their total score {shown}", markup=False)

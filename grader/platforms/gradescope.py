@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import stat
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +32,15 @@ ROOT_VARIABLE = "VITGRADE_AUTOGRADER_ROOT"
 DEFAULT_ROOT = Path("/autograder")
 DEFAULT_TIME_LIMIT = 600
 """Gradescope's default timeout for a whole submission, seconds."""
-_MARGIN = 60  # seconds kept back from the platform's limit to write results after a timeout
+MARGIN_SHARE = 0.10
+"""Share of the platform's limit kept back from the steps, for the grader's start-up (Python, torch
+and the fixtures' hashes; under 2 s here, a few seconds more with the zygote's torch import on half
+a CPU) and for results.json: half of it before the grader is killed, half after."""
+MIN_MARGIN = 30
+"""Seconds kept back at least, whatever the limit."""
+MIN_STEP_SECONDS = 40
+"""What one step needs at least: the solutions' slowest step (08_occlusion, 30 forward passes) took
+19 s on this kit's 2-core build machine under load; Gradescope gives half a CPU, so twice that."""
 _STEPS = 8
 #: Kit folders and files the bundle carries (tests/ and .git never: nothing grading needs).
 _KIT_FILES = ("pyproject.toml", "README.md")
@@ -39,14 +49,42 @@ _STORED = (".safetensors", ".png", ".jpg")  # already compressed, or float noise
 _ZIP_TIME = (1980, 1, 1, 0, 0, 0)  # fixed, so the same kit always gives the same bytes
 
 
-def budget(time_limit: int) -> tuple[int, float]:
-    """(seconds for the whole run, seconds per step) that fit the platform's limit.
+@dataclass(frozen=True)
+class Budget:
+    """How a platform's time limit is shared out: every step's limit, and the margin kept back.
 
-    The whole run stops `_MARGIN` seconds early so a results.json is written before Gradescope kills
-    the container; eight steps that each run into their own limit still fit in that.
+    Eight steps that each run into their own limit end `margin` seconds before the platform's limit;
+    the grader is stopped halfway through the margin at the latest, so its start-up has half the
+    margin and results.json (the grader's own, or the fallback's) the other half.
     """
-    whole = max(time_limit - _MARGIN, 60)
-    return whole, min(90.0, round(whole / _STEPS, 1))
+
+    time_limit: int
+    """The platform's limit for one submission, seconds."""
+    margin: int
+    """Seconds no step's limit may use."""
+    per_step: float
+    """Every step's time limit, seconds."""
+
+    @property
+    def stop_after(self) -> int:
+        """When the whole grader is stopped, seconds after it started."""
+        return self.time_limit - self.margin // 2
+
+
+def budget(time_limit: int, steps: int = _STEPS) -> Budget:
+    """The share-out of `time_limit` (see Budget): the margin is `MARGIN_SHARE` of it, at least
+    `MIN_MARGIN` seconds, and `steps` limits of equal length fill the rest (rounded down to 0.1 s)."""
+    margin = max(math.ceil(MARGIN_SHARE * time_limit), MIN_MARGIN)
+    per_step = math.floor(10 * (time_limit - margin) / steps) / 10
+    return Budget(time_limit=time_limit, margin=margin, per_step=per_step)
+
+
+def shortest_time_limit(steps: int = _STEPS) -> int:
+    """The smallest platform limit that leaves every step `MIN_STEP_SECONDS` after the margin."""
+    limit = steps * MIN_STEP_SECONDS + MIN_MARGIN
+    while budget(limit, steps).per_step < MIN_STEP_SECONDS:
+        limit += 1
+    return limit
 
 
 def bundle_files(kit: Path) -> dict[str, Path]:
@@ -77,19 +115,23 @@ def _is_cache(relative: Path) -> bool:
         any(part.startswith(".") for part in relative.parts)
 
 
-def write_bundle(out: Path, kit: Path, time_limit: int = DEFAULT_TIME_LIMIT) -> list[str]:
+def write_bundle(out: Path, kit: Path, time_limit: int = DEFAULT_TIME_LIMIT, show_hidden: bool = False) -> list[str]:
     """Gradescope's autograder.zip: setup.sh and run_autograder at the root, then the kit.
 
     Args:
         out: The zip to write.
         kit: The instructor's kit (solutions and hidden fixtures present).
         time_limit: The assignment's timeout in Gradescope's settings, seconds.
+        show_hidden: Show students the hidden tests' results and the full score at once, instead of
+            once grades are published.
 
     Returns:
         The names written, in order.
     """
-    whole, per_step = budget(time_limit)
-    scripts = {"setup.sh": SETUP_SH, "run_autograder": RUN_AUTOGRADER.format(whole=whole, per_step=per_step)}
+    shares = budget(time_limit)
+    run = RUN_AUTOGRADER.format(stop_after=shares.stop_after, per_step=shares.per_step,
+                                show_hidden=" --show-hidden" if show_hidden else "")
+    scripts = {"setup.sh": SETUP_SH, "run_autograder": run}
     files = bundle_files(kit)
     out.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(out, "w") as bundle:
@@ -108,7 +150,7 @@ def _entry(name: str, executable: bool) -> zipfile.ZipInfo:
     return info
 
 
-def run_autograder(root: Path, step_timeout: float) -> None:
+def run_autograder(root: Path, step_timeout: float, show_hidden: bool = False) -> None:
     """Grade root/submission with the hidden tests and write root/results/results.json.
 
     A bad upload gets score 0 and the reason, before any worker starts. The step files found are
@@ -125,12 +167,12 @@ def run_autograder(root: Path, step_timeout: float) -> None:
         folder = copy_step_files(upload, Path(work) / "submission")
         for path in (Path(work), folder, *folder.rglob("*")):  # for a worker running as uid 65534
             path.chmod(0o755 if path.is_dir() else 0o644)
-        document = _graded(folder, step_timeout)
+        document = _graded(folder, step_timeout, show_hidden)
     document["output"] = upload.summary(submission) + "\n\n" + document["output"]
     _write(results, document)
 
 
-def _graded(folder: Path, step_timeout: float) -> dict[str, Any]:
+def _graded(folder: Path, step_timeout: float, show_hidden: bool) -> dict[str, Any]:
     """The results.json of one clean submission folder, hidden tests included."""
     from grader.expected.store import FixtureError
     from grader.reports import to_gradescope
@@ -145,7 +187,7 @@ def _graded(folder: Path, step_timeout: float) -> dict[str, Any]:
         result = grader.grade(folder)
     finally:
         grader.close()
-    return json.loads(to_gradescope(result))
+    return json.loads(to_gradescope(result, show_hidden=show_hidden))
 
 
 def rejected(reason: str) -> dict[str, Any]:
@@ -166,7 +208,8 @@ SETUP_SH = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, while it builds the autograder image (the zip is unpacked in
 # /autograder/source). It installs Python 3.10+ and the kit into /autograder/venv, then checks that
-# the fixtures match their manifest, so a broken image fails here and not on a student's submission.
+# timm imports, a ViT forward runs and the fixtures match their manifest, so a broken image fails
+# here and not on a student's submission.
 set -euo pipefail
 SOURCE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)"
 ROOT="${VITGRADE_AUTOGRADER_ROOT:-/autograder}"
@@ -179,13 +222,25 @@ if ! python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))'; then
 fi
 python3 -m venv "$ROOT/venv"
 "$ROOT/venv/bin/pip" install --no-cache-dir --upgrade pip
-# The containers have no GPU: the CPU build of torch is a fraction of the CUDA build's size.
-"$ROOT/venv/bin/pip" install --no-cache-dir --index-url https://download.pytorch.org/whl/cpu torch
+# The containers have no GPU: the CPU build of torch is a fraction of the CUDA build's size. torch and
+# torchvision come together from the CPU index, in one command, so they match; timm needs
+# torchvision, and PyPI's would bring the CUDA build of torch back (or a torchvision whose
+# operators do not exist in this torch).
+"$ROOT/venv/bin/pip" install --no-cache-dir --index-url https://download.pytorch.org/whl/cpu torch torchvision
 "$ROOT/venv/bin/pip" install --no-cache-dir -e "$SOURCE"
+"$ROOT/venv/bin/python" -c '
+import timm, torch
+model = timm.create_model("vit_tiny_patch16_224", pretrained=False).eval()
+with torch.no_grad():
+    logits = model(torch.zeros(1, 3, 224, 224))
+assert logits.shape == (1, 1000) and torch.isfinite(logits).all(), "a ViT forward gave no finite logits"
+assert torch.version.cuda is None, "the CUDA build of torch was installed, not the CPU build"
+'
 VITGRADE_ROOT="$SOURCE" "$ROOT/venv/bin/vitgrade" fixtures verify
 """
 
-# Doubled braces: this is a str.format template (the whole-run and per-step seconds).
+# Doubled braces: this is a str.format template (when the grader is stopped, each step's limit,
+# whether hidden results are shown at once).
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
 # Gradescope runs this for every submission, in /autograder. It grades /autograder/submission with
@@ -202,13 +257,13 @@ cd "$ROOT" || exit 0
 SOURCE="$(cd "$ROOT/source" 2>/dev/null && pwd -P)"
 # Root without namespaces (Docker's defaults) runs the worker as uid 65534: the answers stay root's.
 chmod -R go-rwx "$SOURCE/solutions" "$SOURCE/fixtures/hidden" 2>/dev/null
-VITGRADE_ROOT="$SOURCE" PYTHONPATH="$SOURCE" timeout --kill-after=10 {whole} \\
-    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step}
+VITGRADE_ROOT="$SOURCE" PYTHONPATH="$SOURCE" timeout --kill-after=5 {stop_after} \\
+    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step}{show_hidden}
 status=$?
 # Only a clean exit vouches for results.json: a crash may leave one written by the student's code.
 if [ "$status" -ne 0 ] || [ ! -s "$RESULTS" ]; then
     case "$status" in
-        124|137) reason="grading did not finish within {whole} seconds, or ran out of memory" ;;
+        124|137) reason="grading did not finish within {stop_after} seconds, or ran out of memory" ;;
         *) reason="the grader stopped unexpectedly (exit status $status)" ;;
     esac
     message="Nothing was graded: $reason. This is not your fault: tell your instructor (the log has the details)."
@@ -247,8 +302,10 @@ def main() -> None:
     parser.add_argument("root", type=Path, nargs="?", default=Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT),
                         help="Gradescope's /autograder (source/, submission/, results/)")
     parser.add_argument("--timeout", type=float, default=90.0, help="time limit per step, seconds")
+    parser.add_argument("--show-hidden", action="store_true",
+                        help="show hidden tests and the full score to students at once")
     arguments = parser.parse_args()
-    run_autograder(arguments.root, arguments.timeout)
+    run_autograder(arguments.root, arguments.timeout, arguments.show_hidden)
 
 
 if __name__ == "__main__":
