@@ -10,32 +10,20 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from grader.steps import STEP_IDS
+from grader.steps import Step, forbidden, get_step
 
-#: Library functions a step exists to implement, as attributes of torch's namespaces.
-_OWN_NAMES = {
-    "01_flatten": {"unfold", "Unfold", "im2col"},
-    "02_project": {"conv2d", "Conv2d", "convolution"},
-    "05_attention": {"scaled_dot_product_attention", "MultiheadAttention", "multi_head_attention_forward",
-                     "_native_multi_head_attention"},
-    "06_block": {"layer_norm", "LayerNorm", "native_layer_norm", "group_norm", "GroupNorm", "batch_norm",
-                 "TransformerEncoderLayer"},
-    "07_head": {"VisionTransformer"},
-}
-#: Namespaces those names are looked up in (`F.unfold`, not a tensor's own `.unfold` view).
+#: Namespaces a forbidden name is looked up in (`F.unfold`, not a tensor's own `.unfold` view).
 _LIBRARY_BASES = {"F", "functional", "torch", "nn", "aten", "ops", "_C", "_nn", "_VariableFunctions"}
 #: Ways around the worker's watches.
 _DOORS = {("sys", "modules"): "sys.modules", ("torch", "ops"): "torch.ops", ("torch", "_C"): "torch._C",
           ("util", "spec_from_file_location"): "importlib.util.spec_from_file_location",
           ("_python_dispatch",): "torch.utils._python_dispatch"}
-_PUBLIC_MODULES = {"grader", "grader.params", "grader.student"}
-_PUBLIC_NAMES = {"BlockParams", "ViTParams", "earlier_step", "params", "student"}
 
 
 def _forbidden_names(step_id: str) -> set[str]:
-    """The step's own names and every earlier step's: later steps build on them."""
-    upto = STEP_IDS[: STEP_IDS.index(step_id) + 1] if step_id in STEP_IDS else []
-    return set().union(*(_OWN_NAMES.get(s, set()) for s in upto))
+    """The last parts of the step's forbidden names, its own and every earlier step's: text names
+    `F.unfold` or `from torch.nn.functional import unfold` as often as the full path."""
+    return {dotted.rpartition(".")[2] for dotted in forbidden(step_id).names}
 
 
 def _dotted(node: ast.AST) -> list[str]:
@@ -48,8 +36,8 @@ def _dotted(node: ast.AST) -> list[str]:
     return []
 
 
-def _private_kit_module(name: str) -> bool:
-    return (name == "grader" or name.startswith("grader.")) and name not in _PUBLIC_MODULES
+def _private_kit_module(name: str, step: Step) -> bool:
+    return (name == "grader" or name.startswith("grader.")) and not step.may_import(name)
 
 
 def findings(source: str, step_id: str) -> list[str]:
@@ -58,17 +46,18 @@ def findings(source: str, step_id: str) -> list[str]:
         tree = ast.parse(source)
     except SyntaxError:
         return []  # the worker reports the syntax error itself
-    names, found = _forbidden_names(step_id), []
+    step, names, found = get_step(step_id), _forbidden_names(step_id), []
     for node in ast.walk(tree):
         line = getattr(node, "lineno", 0)
         if isinstance(node, ast.Import):
             found += [(line, alias.name) for alias in node.names
-                      if alias.name.split(".")[0] == "timm" or _private_kit_module(alias.name)]
+                      if alias.name.split(".")[0] == "timm" or _private_kit_module(alias.name, step)]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            if node.module.split(".")[0] == "timm" or _private_kit_module(node.module):
+            if node.module.split(".")[0] == "timm" or _private_kit_module(node.module, step):
                 found.append((line, node.module))
-            elif node.module == "grader":
-                found += [(line, f"grader.{a.name}") for a in node.names if a.name not in _PUBLIC_NAMES]
+            else:
+                found += [(line, f"{node.module}.{a.name}") for a in node.names
+                          if _private_kit_module(f"{node.module}.{a.name}", step)]
             found += [(line, f"{node.module}.{a.name}") for a in node.names if a.name in names]
             if "_python_dispatch" in node.module:
                 found.append((line, node.module))

@@ -1,5 +1,6 @@
-"""What the worker watches while student code runs: the ATen operators it makes run, and the
-modules it imports (timm, and the kit's own modules beyond the public API).
+"""What the worker watches while student code runs: the ATen operators it makes run, the library
+functions it calls, and the modules it imports (timm, and the kit's own modules beyond the public
+API). Which operators, functions and kit imports a step forbids is its rules' business (`grader.steps`).
 
 A Python name for a library computation can be dodged (`torch.ops.aten.native_layer_norm`, a timm
 model whose module is deleted afterwards); the work itself cannot: every tensor operation passes
@@ -11,40 +12,20 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import functools
 import importlib
 import importlib.abc
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
 
 import torch
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes, _get_current_dispatch_mode
 
-from grader.steps import STEP_IDS
+from grader.steps import ALL_FORBIDDEN_NAMES, OperatorFamily, Step, forbidden, short_name
 
-# Operator families, by the dispatcher's names (`aten::` left off). Under `torch.inference_mode`
-# composite operators arrive whole (`layer_norm`), otherwise as their kernels (`native_layer_norm`).
-IM2COL = (re.compile(r"im2col$"), "im2col, the work of F.unfold")
-CONVOLUTION = (re.compile(r"conv(olution|_|\d)|^_?slow_conv|^thnn_conv"), "convolution")
-ATTENTION = (re.compile(r"scaled_dot_product|^_native_multi_head_attention$|^_transformer_encoder_layer"
-                        r"|^_masked_softmax"), "fused attention")
-NORMALIZATION = (re.compile(r"^_?(native_)?(layer|group|batch|instance|rms)_norm|^_native_batch_norm"
-                            r"|^_batch_norm|^_fused_rms_norm"), "a library normalization")
-
-#: What each step may not leave to a library: its own computation and every earlier step's
-#: (a later step builds on them, e.g. `vit_forward` is the lecture's six lines, not timm's forward).
-_OWN = {"01_flatten": [IM2COL, CONVOLUTION], "02_project": [CONVOLUTION, IM2COL],
-        "05_attention": [ATTENTION], "06_block": [NORMALIZATION]}
-FORBIDDEN_OPERATORS: dict[str, list[tuple[re.Pattern, str]]] = {}
-_so_far: list[tuple[re.Pattern, str]] = []
-for _step in STEP_IDS:
-    _so_far += [family for family in _OWN.get(_step, []) if family not in _so_far]
-    FORBIDDEN_OPERATORS[_step] = list(_so_far)
-
-#: The kit modules student code may import (DESIGN.md: ViTParams, BlockParams, earlier_step).
-PUBLIC_MODULES = {"grader", "grader.params", "grader.student"}
-PUBLIC_NAMES = {"BlockParams", "ViTParams", "earlier_step", "params", "student", "*"}
 #: The grader package's folder, as imported and as its real path: the kit may be reached through a
 #: symbolic link, and inside the sandbox's view the link's path is a plain folder (bound, not linked).
 _KIT_FOLDERS = tuple({os.path.dirname(os.path.dirname(path)) + os.sep
@@ -60,10 +41,22 @@ def _within_kit(filename: str) -> str | None:
     return None
 
 
+@dataclass
+class _Recorder:
+    """Where forbidden work is noted right now, and which library names count: set by `recording`
+    around the student's code, cleared by `not_recorded` around the grader's own work."""
+
+    record: Callable[[str], None] | None = None
+    names: frozenset[str] = frozenset()
+
+
+_NOW = _Recorder()
+
+
 class OperatorLog(TorchDispatchMode):
     """Notes each forbidden operator that runs while it is the current dispatch mode."""
 
-    def __init__(self, forbidden: list[tuple[re.Pattern, str]], record: Callable[[str], None]) -> None:
+    def __init__(self, forbidden: tuple[OperatorFamily, ...], record: Callable[[str], None]) -> None:
         super().__init__()
         self.forbidden, self.record = forbidden, record
         self.seen: set = set()  # operators already judged: a call runs the same few many times
@@ -78,27 +71,36 @@ class OperatorLog(TorchDispatchMode):
         if func not in self.seen:
             self.seen.add(func)
             short = func._schema.name.split("::")[-1]
-            for pattern, label in self.forbidden:
-                if pattern.search(short):
-                    self.record(f"torch.ops.aten.{short} ({label})")
+            for family in self.forbidden:
+                if family.matches(short):
+                    self.record(f"torch.ops.aten.{short} ({family.label})")
         return func(*args, **(kwargs or {}))
 
 
 @contextlib.contextmanager
 def not_recorded() -> Iterator[None]:
     """Run the grader's own work (the ViT it hands to step 08, an earlier step) unrecorded."""
-    with _disable_current_modes():
-        yield
+    saved, _NOW.record = _NOW.record, None
+    try:
+        with _disable_current_modes():
+            yield
+    finally:
+        _NOW.record = saved
 
 
 @contextlib.contextmanager
 def recording(step_id: str, record: Callable[[str], None]) -> Iterator[None]:
-    """Record the step's forbidden operators for the duration; say so if student code ended it."""
-    log = OperatorLog(FORBIDDEN_OPERATORS.get(step_id, []), record)
+    """Record the step's forbidden operators and library names for the duration; say so if student
+    code ended the operator recording."""
+    rules = forbidden(step_id)
+    log = OperatorLog(rules.operators, record)
+    saved = _NOW.record, _NOW.names
+    _NOW.record, _NOW.names = record, frozenset(rules.names)
     log.__enter__()
     try:
         yield
     finally:
+        _NOW.record, _NOW.names = saved
         if _get_current_dispatch_mode() is log:
             log.__exit__(None, None, None)
         else:  # popped or replaced by the student's code: what ran afterwards went unseen
@@ -106,6 +108,49 @@ def recording(step_id: str, record: Callable[[str], None]) -> Iterator[None]:
             with contextlib.suppress(Exception):
                 while _get_current_dispatch_mode() is not None:
                     torch._C._pop_torch_dispatch_stack()
+
+
+# ---------------------------------------------------------------- library names
+
+_names_watched = False
+
+
+def watch_library_names() -> None:
+    """Wrap every step's forbidden functions of torch's Python namespaces, once per process; a call
+    is noted while a step whose rules forbid it is recorded, so a report can name `F.layer_norm`
+    beside its operators. Names under `torch.ops` are operators themselves (the dispatcher watch
+    sees them); names outside torch (torchvision's) would cost the worker an import, and their work
+    reaches the dispatcher all the same."""
+    global _names_watched
+    if _names_watched:
+        return
+    for dotted in ALL_FORBIDDEN_NAMES:
+        if dotted.startswith("torch.") and not dotted.startswith("torch.ops."):
+            owner, attribute = _wrap_target(dotted)
+            setattr(owner, attribute, _noting(getattr(owner, attribute), dotted))
+    _names_watched = True
+
+
+def _wrap_target(dotted: str) -> tuple[Any, str]:
+    """`torch.nn.functional.unfold` -> (the module, "unfold"); a class, `torch.nn.Unfold` -> (the
+    class, "forward"), which its instances run when called."""
+    module_name, _, attribute = dotted.rpartition(".")
+    owner = importlib.import_module(module_name)
+    value = getattr(owner, attribute)
+    return (value, "forward") if isinstance(value, type) else (owner, attribute)
+
+
+def _noting(function: Callable, dotted: str) -> Callable:
+    """`function`, noting its short name whenever it runs while the recorded step forbids it."""
+    label = short_name(dotted)
+
+    @functools.wraps(function)
+    def noted(*args, **kwargs):
+        if _NOW.record is not None and dotted in _NOW.names:
+            _NOW.record(label)
+        return function(*args, **kwargs)
+
+    return noted
 
 
 # ---------------------------------------------------------------- imports
@@ -129,14 +174,13 @@ def _kit_module(name: str) -> bool:
     return name == "grader" or name.startswith("grader.")
 
 
-def _borrowed(name: str, fromlist) -> list[str]:
+def _borrowed(step: Step, name: str, fromlist) -> list[str]:
     """Kit modules beyond the public API that `import name` / `from name import fromlist` asks for."""
     if not _kit_module(name):
         return []
-    found = [] if name in PUBLIC_MODULES else [name]
-    if name == "grader":
-        found += [f"grader.{item}" for item in fromlist or () if item not in PUBLIC_NAMES]
-    return found
+    if not step.may_import(name):
+        return [name]
+    return [f"{name}.{item}" for item in fromlist or () if not step.may_import(f"{name}.{item}")]
 
 
 def _kit_label(module: str) -> str:
@@ -161,8 +205,9 @@ class ImportGuard(importlib.abc.MetaPathFinder):
     a kit file executed by path raises the `exec` audit event (an audit hook).
     """
 
-    def __init__(self, found: set[str]) -> None:
+    def __init__(self, found: set[str], step: Step) -> None:
         self.found = found  # the worker's set of forbidden things for the current call
+        self.step = step  # whose rules say what may be imported from the kit
 
     def install(self) -> None:
         sys.meta_path.insert(0, self)
@@ -183,7 +228,7 @@ class ImportGuard(importlib.abc.MetaPathFinder):
         sys.addaudithook(self._audit)
 
     def _check(self, name: str, fromlist, frame) -> None:
-        borrowed = _borrowed(name, fromlist)
+        borrowed = _borrowed(self.step, name, fromlist)
         if borrowed and not _importer_is_kit(frame):
             for module in borrowed:
                 self._record_kit(module)
@@ -191,7 +236,7 @@ class ImportGuard(importlib.abc.MetaPathFinder):
     def _audit(self, event: str, args: tuple) -> None:
         if event == "exec" and getattr(args[0], "co_name", None) == "<module>":
             module = _module_of(args[0].co_filename)
-            if module and _borrowed(module, ()) and not _importer_is_kit(sys._getframe(1)):
+            if module and _borrowed(self.step, module, ()) and not _importer_is_kit(sys._getframe(1)):
                 self._record_kit(module)
 
     def _record_kit(self, module: str) -> None:

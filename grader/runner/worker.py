@@ -23,25 +23,6 @@ import numpy as np
 
 from grader.runner import protocol, watch
 
-# What each step exists to implement: calling it instead is reported (DESIGN.md, exercises stay
-# exercises). Keys are "module:attribute" of functions wrapped before the student's file loads.
-FORBIDDEN: dict[str, dict[str, str]] = {
-    "01_flatten": {"torch.nn.functional:unfold": "F.unfold", "torch.nn.Unfold:forward": "nn.Unfold"},
-    "02_project": {"torch.nn.functional:conv2d": "F.conv2d", "torch.nn.Conv2d:forward": "nn.Conv2d"},
-    "05_attention": {
-        "torch.nn.functional:scaled_dot_product_attention": "F.scaled_dot_product_attention",
-        "torch.nn.functional:multi_head_attention_forward": "F.multi_head_attention_forward",
-        "torch.nn.MultiheadAttention:forward": "nn.MultiheadAttention",
-    },
-    "06_block": {
-        "torch.nn.functional:layer_norm": "F.layer_norm",
-        "torch:layer_norm": "torch.layer_norm",
-        "torch.nn.LayerNorm:forward": "nn.LayerNorm",
-        "torch.nn.TransformerEncoderLayer:forward": "nn.TransformerEncoderLayer",
-    },
-}
-
-
 class CallLog:
     """What the current call touched: earlier steps it used and library calls it should not make."""
 
@@ -54,25 +35,6 @@ class CallLog:
 LOG = CallLog()
 FORBIDDEN_AT_IMPORT: set[str] = set()  # found while the student's file was imported
 memory_limit = 0  # bytes, set by `serve`: a MemoryError's message names it
-
-
-def _install_forbidden(step_id: str) -> None:
-    import importlib
-
-    for target, label in FORBIDDEN.get(step_id, {}).items():
-        module_name, attr = target.split(":")
-        owner_path, _, cls_name = module_name.rpartition(".")
-        try:
-            owner = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            owner = getattr(importlib.import_module(owner_path), cls_name)
-        original = getattr(owner, attr)
-
-        def recorder(*args, __original=original, __label=label, **kwargs):
-            LOG.forbidden.add(__label)
-            return __original(*args, **kwargs)
-
-        setattr(owner, attr, recorder)
 
 
 class _StepRecorder:
@@ -411,13 +373,14 @@ def serve(sock: socket.socket, init: dict[str, Any]) -> None:
     if not student_file.exists():
         protocol.send(sock, {"type": "load_error", "kind": "missing", "file": str(student_file)})
         return
-    _install_forbidden(step_id)
-    LOG.step = step_id
-    watch.ImportGuard(LOG.forbidden).install()
+    from grader.steps import get_step
     from grader.student import load_step_file
 
-    try:
-        with captured_output() as printed:
+    watch.watch_library_names()
+    LOG.step = step_id
+    watch.ImportGuard(LOG.forbidden, get_step(step_id)).install()
+    try:  # the file's top level is the student's code too: what it runs there is recorded
+        with captured_output() as printed, watch.recording(step_id, LOG.forbidden.add):
             module = load_step_file(student_file)
     except BaseException as error:  # noqa: BLE001 - any failure of the student's import is reported
         protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,

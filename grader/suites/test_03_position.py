@@ -2,10 +2,11 @@
 
 Each fixture case is one test; `support.judge` says what it checks.
 """
+from grader.steps import get_step
 from grader.suites.support import judge
 
-#: Weight of one case of each function; the step's points are shared out in this proportion.
-POINTS = {"add_position": 1}
+#: Weight of one case of each function, from the step table.
+POINTS = get_step("03_position").weights
 
 
 def test_case(case, student, step_statuses):
