@@ -1,4 +1,5 @@
-"""`vitgrade check`: the visible tests of some steps, as a student runs them after each edit."""
+"""`vitgrade check`: the visible tests of some steps, as a student runs them after each edit, or
+again on every save (`--watch`)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,7 +8,12 @@ from typing import Annotated, Literal
 import typer
 
 from grader import paths
+from grader.cli.common import fail
 from grader.cli.grading import exit_code, resolve_folder, resolve_steps, run_grader, write
+from grader.graded_files import GradedFiles
+from grader.results import SubmissionResult
+
+EXIT_INTERRUPTED = 130  # Ctrl-C before the first result: the shells' status for SIGINT
 
 
 def check(
@@ -26,6 +32,9 @@ def check(
     show_output: Annotated[bool, typer.Option(
         "--show-output", help="Show what your code printed under passing tests too (it is always "
         "shown under failing ones; never in --format json).")] = False,
+    watch: Annotated[bool, typer.Option(
+        "--watch", help="After the report, keep watching: each time you save the step's file (or an "
+        "earlier step's file), check again at once. Ctrl-C stops.")] = False,
 ) -> None:
     """Run the visible tests of STEP (default: all) on your files and say exactly what is wrong.
 
@@ -36,6 +45,12 @@ def check(
 
     chosen = resolve_steps(steps, all_steps)
     folder = resolve_folder(submission, solutions)
+    graded = GradedFiles.of(folder, chosen)
+    if watch:
+        if format != "rich" or output is not None:
+            fail("--watch prints the readable report to the terminal: leave out --format and --output")
+        last = _watch(folder, chosen, timeout, show_output)
+        raise typer.Exit(exit_code([last]) if last is not None else EXIT_INTERRUPTED)
     results = run_grader([folder], chosen, hidden=False, timeout=timeout)
     if format == "json":
         write(to_json(results), output)
@@ -45,7 +60,27 @@ def check(
         from rich.console import Console
 
         with open(output, "w", encoding="utf-8") as handle:
-            render(results[0], Console(file=handle, force_terminal=False, width=100), show_output=show_output)
+            render(results[0], Console(file=handle, force_terminal=False, width=100), show_output=show_output,
+                   graded=graded)
     else:
-        render(results[0], report_console, show_output=show_output)
+        render(results[0], report_console, show_output=show_output, graded=graded)
     raise typer.Exit(exit_code(results))
+
+
+def _watch(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool) -> SubmissionResult | None:
+    """Check on every save with one grader kept warm; its workers end with it, also on Ctrl-C."""
+    from grader.cli.common import report_console
+    from grader.expected.store import FixtureError
+    from grader.recheck import recheck_on_save
+    from grader.runner.grade import Grader, GradeOptions
+
+    try:
+        grader = Grader(GradeOptions(hidden=False, timeout=timeout, steps=chosen))
+    except FixtureError as error:
+        fail(str(error))
+    except KeyboardInterrupt:  # the grader ends its own zygote when starting it is interrupted
+        return None
+    try:
+        return recheck_on_save(grader, folder, chosen, report_console, show_output=show_output)
+    finally:
+        grader.close()

@@ -11,6 +11,7 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from grader.graded_files import GradedFiles
 from grader.reports.heatmap import maps_view
 from grader.reports.shared import LOOK, STANDIN_NOTE, clean, look, points, printed_text
 from grader.results import StepResult, SubmissionResult, TestResult
@@ -21,8 +22,10 @@ _NOTE_INDENT, _MESSAGE_INDENT = 4, 6
 
 
 def render(result: SubmissionResult, console: Console, *,
-           show_hidden_messages: bool = True, show_output: bool = False) -> None:
-    """Print one submission: each step, each test, the messages of failures, then the total.
+           show_hidden_messages: bool = True, show_output: bool = False,
+           graded: GradedFiles | None = None) -> None:
+    """Print one submission: each step and the file it read, each test, the messages of failures,
+    then the total.
 
     Args:
         result: The graded submission.
@@ -31,10 +34,14 @@ def render(result: SubmissionResult, console: Console, *,
             name and whether they passed, neither message nor maps (nor what they printed).
         show_output: Show what the student's code printed under passing tests too; it is always
             shown under tests that fail or err, as pytest does.
+        graded: The files graded and where the student stands: each step then names its file, and
+            the footer says when the student stands in another copy of the kit.
     """
     plain = console.no_color or console.color_system is None
     for step in result.steps:
         console.print(_step_header(step))
+        if graded is not None:
+            console.print(_indented(Text(f"file: {graded.shown(step.id)}", style="dim"), _NOTE_INDENT))
         for note in step.notes:
             console.print(_indented(Text(clean(note), style="dim"), _NOTE_INDENT))
         for test in step.tests:
@@ -42,7 +49,7 @@ def render(result: SubmissionResult, console: Console, *,
             _render_test(test, console, plain, withheld=withheld, show_output=show_output)
         console.print()
     console.print(_total_line(result))
-    for line in _footer(result):
+    for line in footer(result, graded):
         console.print(line)
 
 
@@ -116,9 +123,13 @@ def _total_line(result: SubmissionResult) -> Text:
     return Text.assemble((total, "bold"), f" · {passed} of {len(result.steps)} steps passed")
 
 
-def _footer(result: SubmissionResult) -> list[Text]:
-    """What qualifies the whole result: modified fixtures, the sandbox it got, stand-in fixtures."""
+def footer(result: SubmissionResult, graded: GradedFiles | None = None) -> list[Text]:
+    """What qualifies the whole result: another copy of the kit graded, modified fixtures, the
+    sandbox it got, stand-in fixtures."""
     lines = []
+    other_copy = graded.other_copy() if graded is not None else None
+    if other_copy:
+        lines.append(Text(clean(other_copy), style="bold yellow"))
     if result.tampering:
         files = ", ".join(clean(name) for name in result.tampering)
         lines.append(Text(f"Fixture files were modified during grading ({files}): "

@@ -1,0 +1,109 @@
+"""`vitgrade check STEP --watch`: check, then check again each time a step file is saved.
+
+The speed comes from one grader kept for the whole session (its zygote has imported torch once and
+forks a fresh worker per step), never from remembering verdicts: every save grades the files anew.
+A save that leaves the result as it was prints one short line instead of the whole report.
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from grader.graded_files import GradedFiles
+from grader.reports.shared import look, points
+from grader.reports.terminal import render
+from grader.results import SubmissionResult
+from grader.runner.grade import Grader
+from grader.steps import STEP_IDS
+
+#: Printed (dim) after every report and short line; `vitgrade bench` waits for it after a save.
+WAITING = "watching"
+
+
+def watched_names(step_ids: tuple[str, ...]) -> set[str]:
+    """The file names a save of which can change the result: the steps' own and every earlier one's.
+
+    Later steps call the earlier ones (`earlier_step`), as the lecture builds them up, and an
+    earlier step that fails blocks them.
+    """
+    last = max(STEP_IDS.index(step_id) for step_id in step_ids)
+    return {f"{step_id}.py" for step_id in STEP_IDS[: last + 1]}
+
+
+def recheck_on_save(grader: Grader, folder: Path, step_ids: tuple[str, ...], console: Console, *,
+                    show_output: bool = False) -> SubmissionResult | None:
+    """Grade and report, then wait for saves and grade again after each, until Ctrl-C.
+
+    Args:
+        grader: A started grader; the caller closes it.
+        folder: The submission folder (absolute).
+        step_ids: The steps to check, in lecture order.
+        console: Where the reports go.
+        show_output: Show what the code printed under passing tests too.
+
+    Returns:
+        The last result when Ctrl-C ends the watch; None if it came before the first result.
+    """
+    last = None
+    try:
+        for checked in _checks(grader, folder, step_ids, console, show_output):
+            last = checked
+    except KeyboardInterrupt:
+        console.print(Text("stopped watching", style="dim"))
+    return last
+
+
+def _checks(grader: Grader, folder: Path, step_ids: tuple[str, ...], console: Console,
+            show_output: bool) -> Iterator[SubmissionResult]:
+    """Each result as soon as it is reported: the first one, then one per save (endless)."""
+    import watchfiles
+
+    graded = GradedFiles.of(folder, step_ids)
+    names = watched_names(step_ids)
+    result = grader.grade(folder, step_ids)
+    render(result, console, show_output=show_output, graded=graded)
+    _waiting(console, graded, names)
+    yield result
+    for changes in watchfiles.watch(folder, recursive=False,
+                                    watch_filter=lambda _change, path: Path(path).name in names):
+        saved = sorted({Path(path).name for _, path in changes})
+        previous, result = result, grader.grade(folder, step_ids)
+        if _same(previous, result):
+            console.print(_unchanged_line(result, graded, saved))
+        else:
+            render(result, console, show_output=show_output, graded=graded)
+        _waiting(console, graded, names)
+        yield result
+
+
+def _waiting(console: Console, graded: GradedFiles, names: set[str]) -> None:
+    """`watching exercises/01_flatten.py · save to check again · Ctrl-C to stop`."""
+    shown = ", ".join(graded.shown(name.removesuffix(".py")) for name in sorted(names))
+    console.print(Text(f"{WAITING} {shown} · save to check again · Ctrl-C to stop", style="dim"))
+
+
+def _same(before: SubmissionResult, after: SubmissionResult) -> bool:
+    """The same verdicts, messages, maps, printed output and notes (timings aside)."""
+    return _comparable(before) == _comparable(after)
+
+
+def _comparable(result: SubmissionResult) -> Any:
+    tests = [(t.output, t.output_bytes, t.maps) for step in result.steps for t in step.tests]
+    return result.to_contract(), tests, [step.notes for step in result.steps], result.tampering
+
+
+def _unchanged_line(result: SubmissionResult, graded: GradedFiles, saved: list[str]) -> Text:
+    """`16:20:01 exercises/01_flatten.py saved, same result: ✓ 01_flatten 10/10`."""
+    line = Text(time.strftime("%H:%M:%S "), style="dim")
+    files = ", ".join(graded.shown(name.removesuffix(".py")) for name in saved)
+    line.append(f"{files} saved, same result:")
+    for step in result.steps:
+        symbol, style, words = look(step.status)
+        line.append("  ")
+        line.append(f"{symbol} {step.id} {points(step.score)}/{points(step.max_score)} {words}", style=style)
+    return line
