@@ -1,0 +1,133 @@
+"""`vitgrade check STEP --watch` regrades a saved file and names it, and Ctrl-C leaves no worker
+behind; every check names the files it graded and says when the student stands in another copy."""
+from __future__ import annotations
+
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from grader import paths
+from grader.cli import app
+from grader.recheck import WAITING
+
+_WAIT = 180.0  # seconds for one report: the first one starts the workers' zygote, on a loaded machine
+
+
+class _Lines:
+    """A child's stdout, line by line, read in a thread so that the test can wait with a timeout."""
+
+    def __init__(self, stream) -> None:
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self.seen: list[str] = []
+        threading.Thread(target=self._read, args=(stream,), daemon=True).start()
+
+    def _read(self, stream) -> None:
+        for line in stream:
+            self._lines.put(line.rstrip("\n"))
+        self._lines.put(None)
+
+    def until_waiting(self) -> str:
+        """Everything printed up to and including the next `watching ...` line."""
+        block = []
+        deadline = time.monotonic() + _WAIT
+        while True:
+            line = self._lines.get(timeout=max(0.0, deadline - time.monotonic()))
+            assert line is not None, "the watch ended:\n" + "\n".join(self.seen + block)
+            block.append(line)
+            if line.startswith(WAITING):
+                self.seen += block
+                return "\n".join(block)
+
+
+def _descendants(root: int) -> dict[int, str]:
+    """Every process below `root`, by pid, with its start time (so a reused pid is not mistaken)."""
+    parents: dict[int, list[int]] = {}
+    started: dict[int, str] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents.setdefault(int(fields[1]), []).append(int(entry))
+            started[int(entry)] = fields[19]
+    found, stack = {}, list(parents.get(root, []))
+    while stack:
+        pid = stack.pop()
+        found[pid] = started[pid]
+        stack += parents.get(pid, [])
+    return found
+
+
+def _alive(pid: int, started: str) -> bool:
+    """Whether the process `pid` that started at `started` still runs (a zombie has ended)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return False
+    return fields[19] == started and fields[0] != "Z"
+
+
+def test_watch_regrades_each_save_names_the_file_and_ctrl_c_ends_every_worker(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    step_file = mine / "01_flatten.py"
+    shutil.copy(paths.EXERCISES / "01_flatten.py", step_file)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(paths.KIT_ROOT),
+                                                                      os.environ.get("PYTHONPATH")]))}
+    # Its own session, so that Ctrl-C can reach its whole foreground group as a terminal's does.
+    watch = subprocess.Popen(
+        [sys.executable, "-m", "grader.cli", "check", "01_flatten", "--submission", "mine", "--watch"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    try:
+        lines = _Lines(watch.stdout)
+        first = lines.until_waiting()
+        assert "file: mine/01_flatten.py" in first and "not attempted" in first
+        workers = _descendants(watch.pid)
+        assert workers, "the watch runs no worker process"
+
+        shutil.copy(paths.SOLUTIONS / "01_flatten.py", step_file)  # the student writes the step
+        written = lines.until_waiting()
+        assert "10/10  passed" in written and "file: mine/01_flatten.py" in written, written
+
+        with step_file.open("a") as handle:  # saved again: graded again, with the same result
+            handle.write("\n# checked again\n")
+        again = lines.until_waiting()
+        assert "mine/01_flatten.py saved, same result" in again and "01_flatten 10/10 passed" in again, again
+
+        workers.update(_descendants(watch.pid))
+        os.killpg(watch.pid, signal.SIGINT)
+        code = watch.wait(timeout=60)
+    finally:
+        if watch.poll() is None:
+            os.killpg(watch.pid, signal.SIGKILL)
+            watch.wait()
+    stderr = watch.stderr.read()
+    assert code == 0, f"exit status {code} after a passing last check; stderr:\n{stderr}"
+    assert "Traceback" not in stderr, stderr
+    survivors = [pid for pid, started in workers.items() if _alive(pid, started)]
+    assert not survivors, f"processes left behind after Ctrl-C: {survivors}"
+
+
+def test_a_check_from_inside_another_copy_names_the_copy_it_graded(tmp_path, monkeypatch):
+    other = tmp_path / "vit-kit-fresh"  # a second clone: its own grader package and exercises
+    (other / "grader").mkdir(parents=True)
+    shutil.copy(paths.KIT_ROOT / "grader" / "paths.py", other / "grader" / "paths.py")
+    shutil.copytree(paths.EXERCISES, other / "exercises")
+    monkeypatch.chdir(other / "exercises")
+
+    outcome = CliRunner().invoke(app, ["check", "01_flatten"])
+    graded_copy, graded_file = paths.KIT_ROOT.resolve(), (paths.EXERCISES / "01_flatten.py").resolve()
+    assert f"file: {graded_file}" in outcome.stdout, outcome.stdout
+    assert f"You are in the kit copy {other.resolve()}, but these are the files of the copy {graded_copy}" \
+        in " ".join(outcome.stdout.split()), outcome.stdout
+    assert "pip install -e ." in outcome.stdout and "VITGRADE_ROOT" in outcome.stdout
