@@ -23,6 +23,11 @@ from grader.steps import STEP_IDS
 
 #: Printed (dim) after every report and short line; `vitgrade bench` waits for it after a save.
 WAITING = "watching"
+# A save is graded once its file events have been quiet this long (an editor's save is several
+# events within a few milliseconds) ...
+_QUIET_MS = 25
+# ... and the watcher wakes this often when nothing happens (its first wake-up ends the start).
+_IDLE_MS = 100
 
 
 def watched_names(step_ids: tuple[str, ...]) -> set[str]:
@@ -65,12 +70,16 @@ def _checks(grader: Grader, folder: Path, step_ids: tuple[str, ...], console: Co
 
     graded = GradedFiles.of(folder, step_ids)
     names = watched_names(step_ids)
+    saves = watchfiles.watch(folder, recursive=False, watch_filter=lambda _change, path: Path(path).name in names,
+                             step=_QUIET_MS, rust_timeout=_IDLE_MS, yield_on_timeout=True)
+    next(saves)  # the watch starts before the first grade reads the files, so no save goes unseen
     result = grader.grade(folder, step_ids)
     render(result, console, show_output=show_output, graded=graded)
     _waiting(console, graded, names)
     yield result
-    for changes in watchfiles.watch(folder, recursive=False,
-                                    watch_filter=lambda _change, path: Path(path).name in names):
+    for changes in saves:
+        if not changes:  # an idle interval ended (it lets the first call return at once)
+            continue
         saved = sorted({Path(path).name for _, path in changes})
         previous, result = result, grader.grade(folder, step_ids)
         if _same(previous, result):
