@@ -6,12 +6,15 @@ batched timm forward of 196 images <= 1.3. As ratios to `python -c "import torch
 same run: `check` of a single step <= 1.5 (01_flatten and 08_occlusion, the lightest and the
 heaviest); `check 01_flatten` with the portable runner (macOS, Windows) <= 3.0; one full
 `grade --solutions` with hidden tests <= 2.5; ten submissions, hidden tests included, with
---jobs 2 <= 12. Peak memory of a full grade (the whole process tree) <= 1.5 GB.
+--jobs 2 <= 12. Peak memory of a full grade (the whole process tree) <= 1.5 GB. From a save to
+the new verdict of `check STEP --watch`, median over steps 01-06: <= 0.5 s with the zygote, <= 1.5 s
+with the portable runner.
 """
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -23,6 +26,7 @@ from pathlib import Path
 from collections.abc import Callable
 
 from grader import paths
+from grader.steps import STEP_IDS
 
 
 @dataclass
@@ -160,6 +164,49 @@ def jobs_figure(torch_import: float, submissions: int = 10) -> Figure:
                   parallel, torch_import, 12.0)
 
 
+def _seconds_to_verdicts(step_id: str, saves: int, env: dict[str, str] | None) -> list[float]:
+    """`check STEP --watch` on a copy of the solutions: seconds from each save to the new verdict.
+
+    A save appends a comment, as an edit that leaves the result as it was: the watch grades the
+    file anew and prints its short line; the time runs until the `watching` line after it.
+    """
+    from grader.recheck import WAITING
+
+    with tempfile.TemporaryDirectory() as folder:
+        submission = Path(folder) / "submission"
+        shutil.copytree(paths.SOLUTIONS, submission)
+        watch = subprocess.Popen([sys.executable, "-m", "grader.cli", "check", step_id, "--submission",
+                                  str(submission), "--watch"], stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL, text=True, cwd=paths.KIT_ROOT, env=env)
+        try:
+            lines = iter(watch.stdout)
+            waiting = lambda: next(line for line in lines if line.startswith(WAITING))  # noqa: E731
+            waiting()  # the first report: the workers have started
+            seconds = []
+            for save in range(saves):
+                with (submission / f"{step_id}.py").open("a", encoding="utf-8") as handle:
+                    handle.write(f"\n# save {save}\n")
+                started = time.perf_counter()
+                waiting()
+                seconds.append(time.perf_counter() - started)
+            return seconds
+        finally:
+            watch.send_signal(signal.SIGINT)  # Ctrl-C: the watch ends its workers itself
+            watch.wait()
+
+
+def watch_figures(saves: int) -> list[Figure]:
+    """From a save to the new verdict with `check --watch`, over steps 01-06: the zygote's workers,
+    and the portable runner's (macOS, Windows), whose next worker is started ahead."""
+    figures = []
+    for runner, env, target in (("zygote", None, 0.5),
+                                ("portable runner", {**os.environ, "VITGRADE_RUNNER": "portable"}, 1.5)):
+        seconds = [s for step_id in STEP_IDS[:6] for s in _seconds_to_verdicts(step_id, saves, env)]
+        figures.append(Figure(f"check --watch: save -> verdict, 01-06, {runner} ({len(seconds)} saves)",
+                              statistics.median(seconds), None, target))
+    return figures
+
+
 def report(figures: list[Figure]) -> str:
     lines = [f"{'benchmark':62} {'measured':>10} {'reference':>10} {'value':>7} {'target':>7}  ok"]
     for f in figures:
@@ -176,6 +223,7 @@ def main(repeats: int = 5, quick: bool = False) -> int:
     print(report(figures), flush=True)
     torch_import = median_time(_command(sys.executable, "-c", "import torch"), 3)
     figures += command_figures(3, torch_import)
+    figures += watch_figures(3)
     if not quick:
         figures.append(jobs_figure(torch_import))
     print("\n" + report(figures))
