@@ -101,12 +101,7 @@ def check(*steps: str, all: bool = False, solutions: bool = False, submission: s
     chosen = STEP_IDS if all or not steps else _resolve_steps(steps)
     folder = _resolve_folder(submission, solutions)
     graded = GradedFiles.of(folder, chosen)
-    try:
-        result = _grader(timeout).grade(folder, chosen)
-    except (OSError, EOFError, ConnectionError):  # the workers' zygote is gone: start it again, once
-        _close()
-        result = _grader(timeout).grade(folder, chosen)
-    return CheckReport(result, graded, show_output)
+    return CheckReport(_grader(timeout).grade(folder, chosen), graded, show_output)
 
 
 def _resolve_steps(steps: tuple[str, ...]) -> tuple[str, ...]:
