@@ -439,6 +439,21 @@ def test_forbidden_operators_fail_their_step_whatever_the_python_name(grader, tm
     assert "torch.ops.aten.native_layer_norm (line 11)" in steps["06_block"].notes[0]
 
 
+def test_switching_off_the_operator_recording_earns_no_points(grader, tmp_path):
+    """The modes popped by `_disable_current_modes`, or the Python dispatch key excluded, around
+    `torch.ops.aten.native_layer_norm`, every name built from strings: each such test fails, saying
+    that it reached into the grader's instruments; the honest mlp keeps its points."""
+    step = graded(grader, submission(tmp_path, "instruments"), ("06_block",))["06_block"]
+    assert step.status == "failed" and step.score < step.max_score
+    for function, door in (("layer_norm", "torch.utils._python_dispatch._disable_current_modes"),
+                           ("block", "torch._C._ExcludeDispatchKeyGuard")):
+        for test in by_function(step, function):
+            assert test.status == "failed" and test.score == 0, (test.name, test.message)
+            assert test.message.startswith(f"{function} reached into the grader's instruments"), test.message
+            assert door in test.message, test.message
+    assert all(t.status == "passed" for t in by_function(step, "mlp"))
+
+
 @pytest.mark.parametrize("confinement", ["full", "partial"])
 def test_the_kits_own_correct_code_fails_the_step_on_every_platform(confinement, request, tmp_path):
     grader = request.getfixturevalue("grader" if confinement == "full" else "partial")

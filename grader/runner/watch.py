@@ -25,6 +25,7 @@ import torch
 from torch.utils._python_dispatch import TorchDispatchMode, _disable_current_modes, _get_current_dispatch_mode
 
 from grader.steps import ALL_FORBIDDEN_NAMES, OperatorFamily, Step, forbidden, short_name
+from grader.suites.feedback import INSTRUMENTS
 
 #: The grader package's folder, as imported and as its real path: the kit may be reached through a
 #: symbolic link, and inside the sandbox's view the link's path is a plain folder (bound, not linked).
@@ -77,6 +78,82 @@ class OperatorLog(TorchDispatchMode):
         return func(*args, **(kwargs or {}))
 
 
+# ---------------------------------------------------------------- the recording's own integrity
+
+#: torch._C's doors past the recording: the dispatch-mode stack itself, and the guards that make
+#: operators skip the Python dispatch key where the recording listens.
+_C_DOORS = ("_pop_torch_dispatch_stack", "_push_on_torch_dispatch_stack", "_set_dispatch_mode",
+            "_unset_dispatch_mode", "_DisableTorchDispatch", "_ExcludeDispatchKeyGuard", "ExcludeDispatchKeyGuard",
+            "_SetExcludeDispatchKeyGuard", "_IncludeDispatchKeyGuard", "_ForceDispatchKeyGuard",
+            "_RestorePythonTLSSnapshot", "_dispatch_tls_set_dispatch_key_excluded",
+            "_dispatch_tls_set_dispatch_key_included")
+#: torch's Python doors: helpers that pop the modes or switch dispatch off around a `with` block.
+_PYTHON_DOORS = {"torch.utils._python_dispatch": ("_disable_current_modes", "_pop_mode_temporarily", "_pop_mode",
+                                                  "_push_mode"),
+                 "torch.utils._mode_utils": ("no_dispatch",),
+                 "torch._ops": ("_pop_mode_from_pre_dispatch", "_set_mode_pre_dispatch", "unset_mode_pre_dispatch")}
+_TORCH_FOLDER = os.path.dirname(os.path.realpath(torch.__file__)) + os.sep
+
+
+def _trusted(frame) -> bool:
+    """Whether the code calling a door is torch's own or the kit's (a module loaded from its real
+    file), not the student's: torch switches dispatch off for its own bookkeeping (printing a tensor)."""
+    name = frame.f_globals.get("__name__") or ""
+    module = sys.modules.get(name)
+    if module is None or getattr(module, "__dict__", None) is not frame.f_globals:
+        return False
+    filename = os.path.realpath(frame.f_code.co_filename)
+    if name == "torch" or name.startswith("torch."):
+        return filename.startswith(_TORCH_FOLDER)
+    return _kit_module(name) and _within_kit(filename) is not None
+
+
+def _door(original: Callable, label: str, record: Callable[[str], None]) -> Callable:
+    def door(*args, **kwargs):
+        if not _trusted(sys._getframe(1)):
+            record(f"{label} ({INSTRUMENTS})")
+        return original(*args, **kwargs)
+    return door
+
+
+_doors_guarded = False
+
+
+def guard_instruments(record: Callable[[str], None]) -> None:
+    """Before student code loads: every name of a door past the recording, in every loaded torch
+    module (a name imported elsewhere is the same object), records who opens it unless it is torch's
+    or the kit's own code. Names built at run time reach these same objects.
+
+    Not closed: code that digs the original out of a door's closure, or runs itself as torch's code.
+    """
+    global _doors_guarded
+    if _doors_guarded:
+        return
+    _doors_guarded = True
+    from torch._ops import OpOverload
+
+    doors: dict[int, Callable] = {}
+    for name in _C_DOORS:
+        original = getattr(torch._C, name, None)
+        if original is not None:
+            doors[id(original)] = _door(original, f"torch._C.{name}", record)
+    for module_name, names in _PYTHON_DOORS.items():
+        module = importlib.import_module(module_name)
+        for name in names:
+            original = getattr(module, name, None)
+            if original is not None:
+                doors[id(original)] = _door(original, f"{module_name}.{name}", record)
+    for module_name, module in list(sys.modules.items()):
+        if module is None or not (module_name == "torch" or module_name.startswith("torch.")):
+            continue
+        namespace = getattr(module, "__dict__", {})
+        for attribute, value in list(namespace.items()):
+            door = doors.get(id(value))
+            if door is not None and not attribute.startswith("__"):
+                namespace[attribute] = door
+    OpOverload.redispatch = _door(OpOverload.redispatch, "OpOverload.redispatch", record)
+
+
 @contextlib.contextmanager
 def not_recorded() -> Iterator[None]:
     """Run the grader's own work (the ViT it hands to step 08, an earlier step) unrecorded."""
@@ -104,7 +181,7 @@ def recording(step_id: str, record: Callable[[str], None]) -> Iterator[None]:
         if _get_current_dispatch_mode() is log:
             log.__exit__(None, None, None)
         else:  # popped or replaced by the student's code: what ran afterwards went unseen
-            record("torch.utils._python_dispatch (switching off the grader's operator recording)")
+            record(f"torch.utils._python_dispatch, the dispatch mode stack ({INSTRUMENTS})")
             with contextlib.suppress(Exception):
                 while _get_current_dispatch_mode() is not None:
                     torch._C._pop_torch_dispatch_stack()

@@ -379,6 +379,7 @@ def serve(sock: socket.socket, init: dict[str, Any]) -> None:
     watch.watch_library_names()
     LOG.step = step_id
     watch.ImportGuard(LOG.forbidden, get_step(step_id)).install()
+    watch.guard_instruments(LOG.forbidden.add)
     try:  # the file's top level is the student's code too: what it runs there is recorded
         with captured_output() as printed, watch.recording(step_id, LOG.forbidden.add):
             module = load_step_file(student_file)

@@ -10,6 +10,8 @@ import numpy as np
 DEFAULT_TOLERANCE = (1e-4, 1e-4)  # (absolute, relative): float32 rounding, any op order or promotion
 QUADRANTS = ("top-left", "top-right", "bottom-left", "bottom-right")
 CHANNELS = ("R", "G", "B")
+#: How the worker labels a door past its operator recording that student code opened (runner/watch.py).
+INSTRUMENTS = "reaching into the grader's operator recording"
 
 
 class Feedback(AssertionError):

@@ -15,7 +15,7 @@ from grader.expected.store import Case, Fingerprint
 from grader.runner.session import Returned
 from grader.steps import get_step
 from grader.suites.diagnosis import diagnose
-from grader.suites.feedback import DEFAULT_TOLERANCE, Feedback, compare, shape_text
+from grader.suites.feedback import DEFAULT_TOLERANCE, INSTRUMENTS, Feedback, compare, shape_text
 
 FLOAT_DTYPES = ("float32", "float64")
 OUTPUT_NAMES = {"qkv_heads": ("q", "k", "v")}
@@ -57,6 +57,12 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
     """Raise Feedback unless the student's call returned what the checkpoint did."""
     if not returned.ok:
         raise _error_feedback(case, returned.error, step_statuses)
+    tampered = [entry for entry in returned.forbidden if INSTRUMENTS in entry]
+    if tampered:
+        doors = ", ".join(entry.replace(f" ({INSTRUMENTS})", "") for entry in tampered)
+        raise Feedback(f"{case.function} reached into the grader's instruments: it switched off the recording "
+                       f"of the operators it runs ({doors}), so what it computed cannot be checked; "
+                       "write the step with ordinary torch operations.")
     if returned.forbidden:
         calls = ", ".join(returned.forbidden)
         raise Feedback(f"{case.function} uses {calls}: this step asks you to write that computation "
