@@ -8,6 +8,25 @@ STEP_STATUSES = ("passed", "failed", "not_attempted", "error", "timeout")
 TEST_STATUSES = ("passed", "failed", "not_attempted", "blocked", "error", "timeout", "skipped")
 
 
+@dataclass(frozen=True)
+class Finding:
+    """What a failing test's output shows, as data: the known mistake it matched, or the structure
+    of its error that the diagnosis found, or only what failed (`wrong_values.patchify`)."""
+
+    id: str
+    """Stable identifier: `known.pixel_major`, `diagnosis.scaled`, `shape`, `wrong_values.patchify`."""
+    title: str
+    """What it is, in words without numbers: the same for every student who made it."""
+    sentence: str = ""
+    """The sentence the student reads (numbers included); empty where nothing more than the
+    location of the error is known."""
+    page: int | None = None
+    """The lecture page that explains it, where one does."""
+
+    def to_contract(self) -> dict[str, Any]:
+        return {"id": self.id, "title": self.title, "sentence": self.sentence, "page": self.page}
+
+
 @dataclass
 class TestResult:
     """One test of one step."""
@@ -32,6 +51,16 @@ class TestResult:
     """The start of what the student's code printed during this test (not in the JSON contract)."""
     output_bytes: int = 0
     """How many bytes it printed in all."""
+    finding: Finding | None = None
+    """For a test that did not pass: what its output shows, as data (the class report groups by it)."""
+
+    def to_contract(self) -> dict[str, Any]:
+        """The contract's test object; `finding` only where the test has one."""
+        contract = {"name": self.name, "visibility": self.visibility, "status": self.status,
+                    "score": self.score, "max_score": self.max_score, "message": self.message}
+        if self.finding is not None:
+            contract["finding"] = self.finding.to_contract()
+        return contract
 
 
 @dataclass
@@ -109,9 +138,7 @@ class SubmissionResult:
             "steps": [{
                 "id": s.id, "title": s.title, "score": s.score, "max_score": s.max_score,
                 "status": s.status,
-                "tests": [{"name": t.name, "visibility": t.visibility, "status": t.status,
-                           "score": t.score, "max_score": t.max_score, "message": t.message}
-                          for t in s.tests],
+                "tests": [t.to_contract() for t in s.tests],
             } for s in self.steps],
             "sandbox": {"level": self.sandbox.level, "layers": list(self.sandbox.layers),
                         "missing": list(self.sandbox.missing)},

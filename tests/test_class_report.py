@@ -16,7 +16,7 @@ from grader.cli import app
 from grader.mistakes import CATALOGUE
 from grader.reports.class_report import BINS, common_mistakes, score_bins, to_class_report
 from grader.reports.contract import from_json, to_json
-from grader.results import StepResult, SubmissionResult
+from grader.results import Finding, StepResult, SubmissionResult
 from grader.results import TestResult as Result  # pytest would collect a `Test*` name
 from mutants.catalogue import MUTANTS
 
@@ -34,19 +34,28 @@ def known(function: str) -> str:
             f"Known mistake: {mistake.title} (lecture page {mistake.page})")
 
 
+def known_finding(function: str) -> Finding:
+    mistake = NO_SCALE[function]
+    return Finding(f"known.{mistake.id}", mistake.title, mistake.title, mistake.page)
+
+
+PATCHIFY_VALUES = Finding("wrong_values.patchify", "patchify: wrong values")
+
+
 HOSTILE = 'your code printed: <script>alert("x")</script><img src="https://evil.example/x.png">'
 
 
 def attention(score: float, status: str, message: str = "", test_status: str | None = None,
-              maps: dict | None = None) -> StepResult:
+              maps: dict | None = None, finding: Finding | None = None) -> StepResult:
     test = Result("attention_weights · sample photo", "visible", test_status or status, score, 20, message,
-                  maps=maps)
+                  maps=maps, finding=finding)
     return StepResult("05_attention", "Multi-head self-attention", "25-34", score, 20, status, [test])
 
 
-def flatten(score: float, status: str, message: str = "", printed: str = "") -> StepResult:
+def flatten(score: float, status: str, message: str = "", printed: str = "",
+            finding: Finding | None = None) -> StepResult:
     test = Result("patchify · second photo", "hidden", status, score, 10, message,
-                  output=printed, output_bytes=len(printed.encode()))
+                  output=printed, output_bytes=len(printed.encode()), finding=finding)
     return StepResult("01_flatten", "Normalize pixels and flatten 16x16 patches", "6-9, 48-49",
                       score, 10, status, [test])
 
@@ -64,10 +73,13 @@ OWN_CHAIN = StepResult("07_head", "Final CLS, class head and the whole ViT", "38
                                          0, 0, "your own chain does not reproduce the checkpoint yet")])
 CLASS = [
     student("zoe", flatten(10, "passed"), attention(20, "passed"), OWN_CHAIN),
-    student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P2: got 3.5, expected 1.25"),
-            attention(0, "failed", known("multi_head_attention"))),
-    student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P9: got 0.5, expected 2"),
-            attention(7.5, "failed", known("attention_weights"), maps=MAPS)),
+    student("bob", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P2: got 3.5, expected 1.25",
+                           finding=PATCHIFY_VALUES),
+            attention(0, "failed", known("multi_head_attention"), finding=known_finding("multi_head_attention"))),
+    student("alice", flatten(0, "failed", "patchify: wrong values.\nfirst wrong at P9: got 0.5, expected 2",
+                             finding=PATCHIFY_VALUES),
+            attention(7.5, "failed", known("attention_weights"), maps=MAPS,
+                      finding=known_finding("attention_weights"))),
     student("carl", flatten(0, "timeout", "stopped after 90 s", printed="step 1 of 196\nstep 2 of 196\n"),
             attention(0, "failed", "attention_weights: wrong values." + "\n" + HOSTILE)),
     student("dina", flatten(0, "not_attempted", "the file is missing: not attempted"),
@@ -147,14 +159,14 @@ def test_each_step_has_its_score_distribution(page: Page) -> None:
     assert "1 passed · 2 failed · 1 timed out · 1 not attempted" in text  # 01_flatten's steps
 
 
-def test_common_mistakes_are_named_as_the_feedback_names_them_with_counts_students_and_page(page: Page) -> None:
+def test_common_mistakes_are_named_by_their_findings_with_counts_students_and_page(page: Page) -> None:
     mistakes = common_mistakes(CLASS)
     first = mistakes[0]
     assert (first.step, first.name, first.page, first.known) == \
         ("05_attention", SHORTER.title, str(SHORTER.page), True)
     assert sorted(first.students) == ["alice", "bob"]
     unknown = next(m for m in mistakes if m.step == "01_flatten" and m.name.startswith("patchify"))
-    assert unknown.name == "patchify: wrong values." and not unknown.known and unknown.page == "6-9, 48-49"
+    assert unknown.name == "patchify: wrong values" and not unknown.known and unknown.page == "6-9, 48-49"
     assert sorted(unknown.students) == ["alice", "bob"]  # different numbers, one mistake
     assert any(m.name == "timed out" and m.students == ["carl"] for m in mistakes)
     assert not [m for m in mistakes if "dina" in m.students]  # not attempted and blocked: no mistake
@@ -212,14 +224,38 @@ def test_grade_report_on_a_real_submission_names_its_known_mistake(tmp_path: Pat
     assert mistakes and mistakes[0].startswith("1 01_flatten") and " 9 " in mistakes[0]
 
 
-def test_an_unseen_mistake_is_named_by_the_structure_the_judge_found() -> None:
+def test_an_unseen_mistake_is_grouped_by_the_finding_the_judge_made_never_by_its_words() -> None:
+    """Two sentences that differ only in numbers are one mistake; one sentence under two ids is two."""
     body = ("patchify: wrong values.\nfirst wrong at patch P{p} [index {i}]: got 0.5, expected 2\n"
-            "{n} of 150528 values wrong; tolerance |got - expected| <= 0.0001 + 0.0001·|expected|\n"
-            "Only {k} of 196 rows are wrong: P{p} (row 1, col {p}) [index {i}]; the rest are right.")
-    both = [student(name, flatten(0, "failed", body.format(p=p, i=p - 1, n=n, k=k)))
-            for name, p, n, k in (("ann", 1, 150000, 3), ("eve", 1, 149000, 5))]
-    bare = student("max", flatten(0, "failed", body.format(p=2, i=1, n=10, k=1).rsplit("\n", 1)[0]))
+            "{n} of 150528 values wrong; tolerance |got - expected| <= 0.0001 + 0.0001·|expected|\n{sentence}")
+    rows = Finding("diagnosis.some_rows", "only some rows are wrong", "", None)
+    both = [student(name, flatten(0, "failed", body.format(p=p, i=p - 1, n=n, sentence=sentence),
+                                  finding=replace(rows, sentence=sentence)))
+            for name, p, n, sentence in (("ann", 1, 150000, "Only 3 of 196 rows are wrong: P1, P2, P3."),
+                                         ("eve", 1, 149000, "Only 5 of 196 rows are wrong: P1, ..."))]
+    bare = student("max", flatten(0, "failed", body.format(p=2, i=1, n=10, sentence="Only 3 of 196 rows are wrong: "
+                                                            "P1, P2, P3."), finding=PATCHIFY_VALUES))
     names = {m.name: sorted(m.students) for m in common_mistakes(both + [bare])}
-    # Numbers and positions elided, patch names kept: one mistake for ann and eve.
-    only = "patchify: wrong values. Only … of … rows are wrong: P1; the rest are right."
-    assert names == {only: ["ann", "eve"], "patchify: wrong values.": ["max"]}
+    assert names == {"only some rows are wrong": ["ann", "eve"], "patchify: wrong values": ["max"]}
+
+
+def test_one_mistake_shown_by_several_functions_counts_its_student_once() -> None:
+    """A cover that edits its input in place fails cover, quadrant_probabilities and occlusion_map:
+    one finding, one row, one student."""
+    modified = Finding("input_modified", "an input changed in place", "", None)
+    tests = [Result(f"{function} · sample photo", "visible", "failed", 0, 2,
+                    f"{function} modified its input `images` in place", finding=modified)
+             for function in ("cover", "quadrant_probabilities", "occlusion_map")]
+    step = StepResult("08_occlusion", "Occlusion", "41-44", 0, 6, "failed", tests)
+    (mistake,) = common_mistakes([student("kim", step)])
+    assert (mistake.id, mistake.name, mistake.students) == ("input_modified", "an input changed in place", ["kim"])
+
+
+def test_findings_survive_the_json_contract_and_a_result_without_one_is_grouped_by_status() -> None:
+    (back,) = from_json(to_json([CLASS[1]]))
+    assert back.steps[1].tests[0].finding == known_finding("multi_head_attention")
+    contract = CLASS[1].to_contract()["steps"][0]["tests"][0]
+    assert contract["finding"] == {"id": "wrong_values.patchify", "title": "patchify: wrong values",
+                                   "sentence": "", "page": None}
+    carl = next(m for m in common_mistakes(CLASS) if m.students == ["carl"] and m.step == "05_attention")
+    assert (carl.id, carl.known) == ("failed", False)

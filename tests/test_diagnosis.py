@@ -21,7 +21,7 @@ def case(function: str = "embed", axes=("image", "token", "feature"), grid: int 
 
 
 def said(c, expected, got, **options) -> str:
-    return " ".join(diagnose(c, expected, got, TOLERANCE, **options))
+    return " ".join(finding.sentence for finding in diagnose(c, expected, got, TOLERANCE, **options))
 
 
 TOKENS = rng.normal(size=(2, 5, 6))  # 2 images, CLS + a 2x2 grid of patches, 6 features

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import os
-import re
 import statistics
 from dataclasses import dataclass, field, replace
 from html import escape
@@ -20,18 +19,11 @@ from pathlib import PurePosixPath
 
 from grader.reports.shared import (STANDIN_NOTE, clean, first_line, graded_tests, look, points,
                                    printed_text)
-from grader.results import StepResult, SubmissionResult
+from grader.results import StepResult, SubmissionResult, TestResult
 from grader.steps import STEPS, Step
 
 #: Test statuses that are a mistake of the student's (blocked and not attempted are not).
 MISTAKE_STATUSES = ("failed", "error", "timeout")
-_KNOWN = re.compile(r"Known mistake: (?P<title>.+?) \(lecture pages? (?P<page>[\d\-–, ]+)\)")
-# Standalone numbers only: `line 3` varies between students, `04_cls.py` and `P63` do not.
-_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?(?:e[-+]?\d+)?(?!\w|\.\d)")
-# Positions once their numbers are elided: they differ between students who made one mistake.
-_WHERE = re.compile(r" ?(?:\[index …\]|\(row …, col …\))")
-# The line of a wrong-values message that counts them; a diagnosis, if any, follows it.
-_COUNT_LINE = re.compile(r"values wrong; tolerance")
 #: Score-distribution bins: (label, lowest fraction of the step's points, highest).
 BINS = (("0", 0.0, 0.0), ("1–24 %", 1e-9, 0.25), ("25–49 %", 0.25, 0.5), ("50–74 %", 0.5, 0.75),
         ("75–99 %", 0.75, 1.0), ("100 %", 1.0, 1.0))
@@ -42,13 +34,16 @@ _STATUS_COLOURS = {"passed": "#1e7b34", "failed": "#c0392b", "error": "#8e2c6d",
 
 @dataclass
 class CommonMistake:
-    """One mistake as the feedback names it, and who made it."""
+    """One mistake, as the results' findings name it, and who made it."""
 
     step: str
+    id: str
+    """The finding's id (`known.pixel_major`, `diagnosis.scaled`, `wrong_values.patchify`), or the
+    test's status where a result carries no finding (a timeout, a result file from an older kit)."""
     name: str
-    """The feedback's words: a known mistake's title, else its first line with numbers elided."""
+    """The finding's title: words without numbers, the same for every student."""
     page: str
-    """The lecture page that explains it (the step's pages when no known mistake matched)."""
+    """The lecture page that explains it (the step's pages when the finding names none)."""
     known: bool
     """True when the output matched a catalogued mistake."""
     students: list[str] = field(default_factory=list)
@@ -58,19 +53,19 @@ def common_mistakes(results: list[SubmissionResult]) -> list[CommonMistake]:
     """Every mistake made in the class, most students first; at equal counts a known mistake
     (which names what to re-teach) before a bare symptom, then in step order.
 
-    A student counts once per mistake, however many of their tests show it. Tests worth no points
-    (the student's own chain in step 07) only repeat what earlier steps said, and are left out.
+    A student counts once per mistake (one finding id in one step), however many of their tests
+    show it. Tests worth no points (the student's own chain in step 07) only repeat what earlier
+    steps said, and are left out. Nothing is read from the messages: only the results' fields.
     """
-    ids = _catalogue_ids()
     found: dict[tuple[str, str], CommonMistake] = {}
     for result in results:
         for step in result.steps:
             for test in graded_tests(step):
                 if test.status not in MISTAKE_STATUSES or test.max_score <= 0:
                     continue
-                mistake = _named(step, test.status, test.message)
-                entry = found.setdefault((mistake.step, ids.get(mistake.name, mistake.name)), mistake)
-                if len(mistake.name) < len(entry.name):  # the most general of its titles
+                mistake = _named(step, test)
+                entry = found.setdefault((mistake.step, mistake.id), mistake)
+                if len(mistake.name) < len(entry.name):  # one catalogue id, one title per function
                     entry.name = mistake.name
                 if result.submission not in entry.students:
                     entry.students.append(result.submission)
@@ -78,39 +73,14 @@ def common_mistakes(results: list[SubmissionResult]) -> list[CommonMistake]:
     return sorted(found.values(), key=lambda m: (-len(m.students), not m.known, order.get(m.step, 99), m.name))
 
 
-def _catalogue_ids() -> dict[str, str]:
-    """Known-mistake title -> catalogue id, where the catalogue is present (the instructor's kit).
-
-    One mistake has a title for each function it shows in (`no_scale` in attention_weights and in
-    multi_head_attention); a student who made it is counted once, not once per title.
-    """
-    try:
-        from grader.mistakes import CATALOGUE
-    except ImportError:  # the student release has no catalogue: titles are grouped as they are
-        return {}
-    return {m.title: m.id for entries in CATALOGUE.values() for m in entries}
-
-
-def _named(step: StepResult, status: str, message: str) -> CommonMistake:
-    """The mistake a failing test shows, named as its feedback names it."""
-    if known := _KNOWN.search(message):
-        return CommonMistake(step.id, known["title"].strip(), known["page"].strip(), True)
-    headline = first_line(clean(message)) or look(status)[2]
-    if status == "timeout":
-        headline = "timed out"
-    elif finding := _finding(clean(message)):
-        headline = f"{headline} {finding}"
-    return CommonMistake(step.id, _WHERE.sub("", _NUMBER.sub("…", headline)), step.pages, False)
-
-
-def _finding(message: str) -> str:
-    """What the structure of a wrong output shows (the judge's diagnosis, on the line after the
-    count of wrong values), or empty: it names an unseen mistake better than `wrong values` does."""
-    lines = [line.strip() for line in message.splitlines()]
-    for i, line in enumerate(lines[:-1]):
-        if _COUNT_LINE.search(line):
-            return lines[i + 1]
-    return ""
+def _named(step: StepResult, test: TestResult) -> CommonMistake:
+    """The mistake a failing test shows, from its finding; its status where it has none."""
+    finding = test.finding
+    if test.status == "timeout" or finding is None:
+        name = "timed out" if test.status == "timeout" else look(test.status)[2]
+        return CommonMistake(step.id, test.status, name, step.pages, False)
+    page = str(finding.page) if finding.page is not None else step.pages
+    return CommonMistake(step.id, finding.id, finding.title, page, finding.id.startswith("known."))
 
 
 def score_bins(results: list[SubmissionResult], step_id: str) -> list[int]:

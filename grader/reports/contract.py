@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from grader.results import StepResult, SubmissionResult, TestResult
+from grader.results import Finding, StepResult, SubmissionResult, TestResult
 
 
 def to_json(results: list[SubmissionResult]) -> str:
@@ -51,10 +51,20 @@ def _result(contract: dict) -> SubmissionResult:
 
     steps = [StepResult(id=s["id"], title=s["title"], score=s["score"], max_score=s["max_score"],
                         status=s["status"], pages=get_step(s["id"]).pages if s["id"] in STEP_IDS else "",
-                        tests=[TestResult(**{k: t[k] for k in _TEST_KEYS}) for t in s["tests"]])
+                        tests=[_test(t) for t in s["tests"]])
              for s in contract["steps"]]
     return SubmissionResult(submission=contract["submission"], checkpoint=dict(contract["checkpoint"]),
                             steps=steps)
 
 
 _TEST_KEYS = ("name", "visibility", "status", "score", "max_score", "message")
+
+
+def _test(contract: dict) -> TestResult:
+    """One test back, with its finding where the contract holds one."""
+    finding = contract.get("finding")
+    return TestResult(**{k: contract[k] for k in _TEST_KEYS},
+                      finding=Finding(**{k: finding[k] for k in _FINDING_KEYS}) if finding else None)
+
+
+_FINDING_KEYS = ("id", "title", "sentence", "page")

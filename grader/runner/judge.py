@@ -57,7 +57,7 @@ class Student:
             raise Feedback("not run: the step's time limit was used up by an earlier call", status="timeout")
         if run.load_failure is not None:  # a fresh exception each time: re-raising one grows its traceback
             failure = run.load_failure
-            raise Feedback(failure.message, status=failure.status, maps=failure.maps)
+            raise Feedback(failure.message, status=failure.status, maps=failure.maps, finding=failure.finding)
         if run.worker is None:
             run.worker, run.attributed = run.spawn(), 0
             header = run.worker.start(run.deadline)
@@ -170,11 +170,11 @@ class StepPlugin:
             return
         case: Case | None = getattr(item, "callspec", None) and item.callspec.params.get("case")
         weight = getattr(item.module, "POINTS", {}).get(case.function if case else item.name, 1)
-        status, message, maps = "passed", "", None
+        status, message, maps, finding = "passed", "", None, None
         if call.excinfo is not None:
             error = call.excinfo.value
             if isinstance(error, Feedback):
-                status, message, maps = error.status, error.message, error.maps
+                status, message, maps, finding = error.status, error.message, error.maps, error.finding
             elif isinstance(error, AssertionError):
                 status, message = "failed", str(error)
             else:  # a fault of the grader itself: say so, never show its traceback
@@ -185,7 +185,7 @@ class StepPlugin:
         self.run.tests.append(TestResult(
             name=case.name if case else item.name, visibility=case.visibility if case else "visible",
             status=status, score=float(weight), max_score=float(weight), message=message,
-            seconds=report.duration, maps=maps, output=output, output_bytes=output_bytes))
+            seconds=report.duration, maps=maps, output=output, output_bytes=output_bytes, finding=finding))
 
 
 @contextmanager

@@ -15,16 +15,69 @@ from collections.abc import Callable
 
 import numpy as np
 
+from grader.results import Finding
 from grader.suites.feedback import CHANNELS, QUADRANTS, patch_name
 
 Tolerance = tuple[float, float]
+
+#: Every finding the diagnosis can make, by id: what it claims in words without numbers, the kinds
+#: of structure it claims the error has (a message may claim only what the mistake has: the kit's
+#: tests hold every unseen mistake to this), and the lecture page that explains it, where one does.
+FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, frozenset(kinds.split()), page)
+                                                              for name, title, kinds, page in [
+    ("sign", "every value has the wrong sign", "sign", None),
+    ("transposed", "the result is the expected one transposed", "order shape axis", None),
+    ("rows_missing", "some rows are missing", "shape part", None),
+    ("not_probabilities", "the values are not probabilities", "term activation", 42),
+    ("log_probabilities", "log-probabilities instead of logits", "term activation", 52),
+    ("probabilities", "probabilities instead of logits", "term activation", 52),
+    ("scores_not_weights", "scores instead of attention weights", "term activation", 28),
+    ("softmax_over_queries", "the softmax ran over the queries", "axis", 28),
+    ("rows_not_normalized", "rows of weights that do not sum to 1", "axis activation", 28),
+    ("temperature", "the weights of wrongly scaled scores", "term scale", 28),
+    ("output_mixed_up", "one output holds another output's expected value", "term order", None),
+    ("all_zero", "the result is zero everywhere", "constant", None),
+    ("constant", "the result is one value everywhere", "constant", None),
+    ("scaled", "the right values times one wrong factor", "scale", None),
+    ("rows_scaled", "each row times a wrong factor of its own", "scale", None),
+    ("affine", "the right values through a wrong scale and shift", "scale shift", None),
+    ("shifted", "every value off by the same constant", "shift", None),
+    ("offset_vector", "the same wrong offset in every row", "shift term", None),
+    ("rows_shifted", "each row off by a constant of its own", "shift", None),
+    ("input_added", "an input added once too often, or left out", "term inputs", 34),
+    ("reordered", "the right values in the wrong order", "order", None),
+    ("heads_reordered", "the joined heads in the wrong order", "order", 32),
+    ("mean_pooled", "the mean of the rows instead of the CLS row", "term", 38),
+    ("cls_before_norm", "the CLS row before the final LayerNorm", "term", 38),
+    ("wrong_row_read", "another row than CLS read", "term", 38),
+    ("some_rows", "only some rows are wrong", "part", None),
+    ("normalization", "LayerNorm's division by the standard deviation is off", "scale term", 36),
+    ("float16", "a computation in float16", "approximate type", None),
+    ("approximate", "approximately right everywhere", "approximate", None),
+    ("cover_nothing", "nothing was covered", "fill part", 42),
+    ("cover_place", "the cover in the wrong place", "part", 42),
+    ("cover_fill", "the cover filled with the wrong value", "fill", 42),
+    ("cover_channel_means", "the cover filled with the channel means", "fill", 42),
+]}
+
+
+def _found(name: str, sentence: str) -> Finding:
+    """A finding of the diagnosis, with its registered title and page."""
+    title, _, page = FINDINGS[name]
+    return Finding(f"diagnosis.{name}", title, " ".join(sentence.split()), page)
+
+
+def kinds_of(finding_id: str) -> frozenset[str]:
+    """The kinds of structure a diagnosis finding claims (none for other findings)."""
+    prefix, _, name = finding_id.partition(".")
+    return FINDINGS[name][1] if prefix == "diagnosis" and name in FINDINGS else frozenset()
 #: Axes whose entries are rows of the lecture's tables (tokens, patches, heads, ...), in the order
 #: findings prefer them; the last axis of an array is its features.
 ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channel", "input", "y", "x", "key")
 
 
 def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolerance,
-             parts: dict[str, np.ndarray] | None = None) -> list[str]:
+             parts: dict[str, np.ndarray] | None = None) -> list[Finding]:
     """Sentences naming the structure of the error, most specific first; empty when none fits.
 
     Args:
@@ -44,6 +97,8 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
             return []
         for check in _CHECKS:
             found = check(case, e, g, close, parts or {})
+            if isinstance(found, str):  # the checks whose every sentence is one finding
+                found = _found(_CHECK_FINDING[check.__name__], found)
             if found:
                 return [found]
     except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
@@ -73,57 +128,63 @@ def _span(values: np.ndarray) -> str:
 
 # ---------------------------------------------------------------- shapes
 
-def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: Tolerance) -> list[str]:
+def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: Tolerance) -> list[Finding]:
     """A transposed result, or the right rows with some missing."""
     close = _Closeness(tolerance)
     if e.ndim >= 2 and g.shape == e.shape[:-2] + e.shape[-2:][::-1] and close(np.swapaxes(g, -1, -2), e):
-        return ["Your result is the expected one transposed: its last two axes are swapped."]
+        return [_found("transposed", "Your result is the expected one transposed: its last two axes are swapped.")]
     if e.ndim >= 2 and g.shape[:-2] == e.shape[:-2] and g.shape[-1] == e.shape[-1] and g.shape[-2] < e.shape[-2]:
         missing = e.shape[-2] - g.shape[-2]
         for start in range(missing + 1):
             if close(g, e[..., start:start + g.shape[-2], :]):
-                return [f"Your {g.shape[-2]} rows are the expected rows {start}..{start + g.shape[-2] - 1}: "
-                        f"{missing} row{'s' if missing > 1 else ''} missing "
-                        f"({'at the start' if start else 'at the end'})."]
+                return [_found("rows_missing", f"Your {g.shape[-2]} rows are the expected rows "
+                               f"{start}..{start + g.shape[-2] - 1}: {missing} row{'s' if missing > 1 else ''} "
+                               f"missing ({'at the start' if start else 'at the end'}).")]
     return []
 
 
 # ---------------------------------------------------------------- probabilities and logits
 
-def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     if case.function == "attention_weights":
         return _attention(e, g, close)
     if case.function == "quadrant_probabilities" and (g.min() < 0 or g.max() > 1):
-        return (f"Your values run from {_fmt(g.min())} to {_fmt(g.max())}: they are not probabilities, "
+        text = (f"Your values run from {_fmt(g.min())} to {_fmt(g.max())}: they are not probabilities, "
                 "which lie in [0, 1]; take the softmax over the classes and read the target's entry (page 42).")
+        return _found("not_probabilities", text)
     if case.function in ("classify", "vit_forward") and g.ndim == 2:
         with np.errstate(over="ignore"):
             sums, expected_sums = np.exp(g).sum(axis=-1), np.exp(e).sum(axis=-1)
         if np.allclose(sums, 1, atol=1e-3) and not np.allclose(expected_sums, 1, atol=1e-3):
-            return ("Your values are log-probabilities: the exponentials of each image's row sum to 1 "
+            text = ("Your values are log-probabilities: the exponentials of each image's row sum to 1 "
                     "(a log_softmax); return the raw logits, before any softmax (page 52).")
+            return _found("log_probabilities", text)
         if g.min() >= 0 and np.allclose(g.sum(axis=-1), 1, atol=1e-3) and not np.allclose(e.sum(-1), 1, atol=1e-3):
-            return ("Your values are probabilities: each image's row lies in [0, 1] and sums to 1 (a softmax); "
+            text = ("Your values are probabilities: each image's row lies in [0, 1] and sums to 1 (a softmax); "
                     "return the raw logits, before any softmax (page 52).")
+            return _found("probabilities", text)
     return None
 
 
-def _attention(e: np.ndarray, g: np.ndarray, close) -> str | None:
+def _attention(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
     rows, columns = g.sum(axis=-1), g.sum(axis=-2)
     if not np.allclose(rows, 1, atol=1e-3):
         if g.min() < 0 or g.max() > 1:
-            return (f"Your weights run from {_fmt(g.min())} to {_fmt(g.max())} and rows sum to "
+            text = (f"Your weights run from {_fmt(g.min())} to {_fmt(g.max())} and rows sum to "
                     f"{_fmt(rows.min())}..{_fmt(rows.max())}: these are scores, not weights; a softmax "
                     "over the keys turns each query's row into weights that sum to 1 (page 28).")
+            return _found("scores_not_weights", text)
         if np.allclose(columns, 1, atol=1e-3):
-            return ("Your columns sum to 1, not your rows: the softmax ran over the queries; "
+            text = ("Your columns sum to 1, not your rows: the softmax ran over the queries; "
                     "each query's row of weights over the keys must sum to 1 (pages 28, 31).")
-        return (f"Your rows sum to {_fmt(rows.min())}..{_fmt(rows.max())}, not 1: normalize each query's "
+            return _found("softmax_over_queries", text)
+        text = (f"Your rows sum to {_fmt(rows.min())}..{_fmt(rows.max())}, not 1: normalize each query's "
                 "row over the keys alone, as the softmax does (page 28).")
+        return _found("rows_not_normalized", text)
     return _temperature(e, g, close)
 
 
-def _temperature(e: np.ndarray, g: np.ndarray, close) -> str | None:
+def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
     """Rows that are softmax(c · the right scores): the scores were scaled by c too many times."""
     if (e <= 0).any() or (g <= 0).any():
         return None
@@ -136,51 +197,55 @@ def _temperature(e: np.ndarray, g: np.ndarray, close) -> str | None:
     fitted /= fitted.sum(axis=-1, keepdims=True)
     if not close(g, fitted):
         return None
-    return (f"Your weights are the softmax of the right scores times {_fmt(c)}{_factor_name(c)}: "
+    text = (f"Your weights are the softmax of the right scores times {_fmt(c)}{_factor_name(c)}: "
             "the scale of q·kᵀ is off; divide by √d, once (page 28).")
+    return _found("temperature", text)
 
 
 # ---------------------------------------------------------------- sign, transpose, factors, offsets
 
-def _sign(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _sign(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     if np.abs(e).max() > 0 and close(-g, e):
-        return "Every value has the wrong sign: you returned −1 × the expected result."
+        return _found("sign", "Every value has the wrong sign: you returned −1 × the expected result.")
     return None
 
 
-def _transposed(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _transposed(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     if e.ndim >= 2 and e.shape[-1] == e.shape[-2] and close(np.swapaxes(g, -1, -2), e):
-        return "Your result is the expected one transposed: rows and columns are swapped."
+        return _found("transposed", "Your result is the expected one transposed: rows and columns are swapped.")
     return None
 
 
-def _scale(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _scale(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """got = c·expected, one c for everything, else one c per row."""
     norm = float((e * e).sum())
     if norm == 0:
         return None
     if close(g, np.zeros_like(g)):
-        return "Every value of your result is zero (within the tolerance)."
+        return _found("all_zero", "Every value of your result is zero (within the tolerance).")
     c = float((g * e).sum() / norm)
     if abs(c - 1) > 1e-3 and close(g, c * e):
-        return (f"Every value is {_fmt(c)} × the expected one{_factor_name(c)}: the pattern is "
+        text = (f"Every value is {_fmt(c)} × the expected one{_factor_name(c)}: the pattern is "
                 "right, the scale is not.")
+        return _found("scaled", text)
     if e.ndim < 2:
         return None
     per_row = (g * e).sum(axis=-1, keepdims=True) / np.maximum((e * e).sum(axis=-1, keepdims=True), 1e-300)
     if np.ptp(per_row) > 1e-3 and (np.abs(per_row - 1) > 1e-3).all() and close(g, per_row * e):
-        return (f"Each row is the expected row times its own factor ({_span(per_row)}): every row points "
+        text = (f"Each row is the expected row times its own factor ({_span(per_row)}): every row points "
                 "the right way but has the wrong size.")
+        return _found("rows_scaled", text)
     return None
 
 
-def _affine(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _affine(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """got = a·expected + b everywhere, one a and one b: a wrong constant in a scale-and-shift."""
     a, b = np.polyfit(e.reshape(-1), g.reshape(-1), 1)
     if abs(a - 1) < 1e-4 or abs(b) < 1e-6 or not close(g, a * e + b):
         return None
-    return (f"Every value is {_fmt(a)} × the expected one {'+' if b > 0 else '−'} {_fmt(abs(b))}: the right "
+    text = (f"Every value is {_fmt(a)} × the expected one {'+' if b > 0 else '−'} {_fmt(abs(b))}: the right "
             "pattern through a wrong scale and shift (e.g. a wrong constant of the normalization, page 8).")
+    return _found("affine", text)
 
 
 def _factor_name(c: float) -> str:
@@ -195,7 +260,7 @@ def _factor_name(c: float) -> str:
     return ""
 
 
-def _offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """got - expected the same everywhere, the same vector in every row, or constant along each row."""
     delta = g - e
     if e.ndim < 2 or e.shape[-1] < 2:
@@ -206,16 +271,19 @@ def _offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None
     same = rows.mean(axis=0)
     constant = float(delta.mean())
     if close(g, e + constant) and not close(e + constant, e):
-        return (f"Every value is off by the same constant, {_fmt(constant)}: something is added or "
+        text = (f"Every value is off by the same constant, {_fmt(constant)}: something is added or "
                 "left out as a whole.")
+        return _found("shifted", text)
     if close(g, e + same) and not close(e + same, e):
         named = _named_vector(case, same, close)
-        return ("got − expected is the same vector in every row: a per-feature offset, as when a bias "
+        text = ("got − expected is the same vector in every row: a per-feature offset, as when a bias "
                 f"is left out, added twice or added in the wrong place{named}.")
+        return _found("offset_vector", text)
     per_row = delta.mean(axis=-1, keepdims=True)
     if close(g, e + per_row) and not close(e + per_row, e):
-        return (f"got − expected is one constant per row ({_span(per_row)}), "
+        text = (f"got − expected is one constant per row ({_span(per_row)}), "
                 "the same for every feature of that row: each row is shifted as a whole.")
+        return _found("rows_shifted", text)
     return None
 
 
@@ -233,7 +301,7 @@ def _named_vector(case: Any, offset: np.ndarray, close) -> str:
     return ""
 
 
-def _input_added(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _input_added(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """got - expected equals one of the call's inputs: added (or left out) once too often."""
     delta = g - e
     for spec in getattr(case, "args", []):
@@ -242,18 +310,20 @@ def _input_added(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str |
             continue
         for factor, words in ((1, "added once too often"), (-1, "missing")):
             if close(delta, factor * np.asarray(tensor, np.float64)):
-                return (f"got − expected is {'' if factor == 1 else '−'}your input `{spec['name']}` itself: "
+                text = (f"got − expected is {'' if factor == 1 else '−'}your input `{spec['name']}` itself: "
                         f"`{spec['name']}` is {words} (a residual add, page 34).")
+                return _found("input_added", text)
     return None
 
 
 # ---------------------------------------------------------------- orders
 
-def _other_part(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _other_part(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """For several outputs (q, k, v): this output is another one's expected value."""
     for name, other in parts.items():
         if other is not e and other.shape == g.shape and close(g, np.asarray(other, np.float64)):
-            return f"This output holds the expected {name}: your outputs are in the wrong order or mixed up."
+            text = f"This output holds the expected {name}: your outputs are in the wrong order or mixed up."
+            return _found("output_mixed_up", text)
     return None
 
 
@@ -437,7 +507,7 @@ def _checkpoint(path: str) -> dict[str, np.ndarray]:
         return {}
 
 
-def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """read_cls: the row of the final LayerNorm's output (or of its input) that was returned instead."""
     if case.function != "read_cls" or e.ndim != 2:
         return None
@@ -447,18 +517,21 @@ def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | No
     x = np.asarray(x, np.float64)
     normalized = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6) * weight + bias
     if close(g, normalized.mean(axis=1)):
-        return ("Your result is the mean of all normalized rows (mean pooling); this checkpoint reads the "
+        text = ("Your result is the mean of all normalized rows (mean pooling); this checkpoint reads the "
                 "CLS row, row 0 (pages 18, 38).")
+        return _found("mean_pooled", text)
     label = _labeler("token", getattr(case, "extra", {}).get("grid"))
     for rows, before in ((normalized, False), (x, True)):
         for j in range(rows.shape[1]):
             if not close(g, rows[:, j]):
                 continue
             if before and j == 0:
-                return "Your result is the CLS row before the final LayerNorm: normalize, then read row 0 (page 38)."
+                text = "Your result is the CLS row before the final LayerNorm: normalize, then read row 0 (page 38)."
+                return _found("cls_before_norm", text)
             stage = "before" if before else "after"
-            return (f"Your result is row {label(j)} {stage} the final LayerNorm; the image summary is the "
+            text = (f"Your result is row {label(j)} {stage} the final LayerNorm; the image summary is the "
                     "normalized CLS row, row 0 (page 38).")
+            return _found("wrong_row_read", text)
     return None
 
 
@@ -516,7 +589,7 @@ def _what_row_is(e: np.ndarray, g: np.ndarray, index: int, axis: int, close) -> 
 
 # ---------------------------------------------------------------- LayerNorm's division
 
-def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """LayerNorm whose rows, before the learned scale and shift, are the right rows times a factor
     of their own: the division by the standard deviation is off (eps, or the variance itself)."""
     if case.function != "layer_norm" or e.ndim < 2:
@@ -529,14 +602,15 @@ def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str
     factor = (ng * ne).sum(axis=-1, keepdims=True) / np.maximum((ne * ne).sum(axis=-1, keepdims=True), 1e-300)
     if not np.allclose(ng, factor * ne, rtol=1e-3, atol=1e-4 * float(np.abs(ne).max())):
         return None
-    return (f"Before the learned scale and shift, each row is the right normalized row times a factor of its "
+    text = (f"Before the learned scale and shift, each row is the right normalized row times a factor of its "
             f"own ({_span(factor)}): the division by the standard deviation "
             "is off, as when eps is added in another place or the variance is computed otherwise (page 36).")
+    return _found("normalization", text)
 
 
 # ---------------------------------------------------------------- approximations
 
-def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """A small relative error spread over the values: the structure is right, the numbers approximate."""
     scale = float(np.abs(e).max())
     error = np.abs(g - e)
@@ -545,18 +619,20 @@ def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str |
     step = float(np.spacing(np.float16(scale)))  # float16's resolution at the array's largest value
     if np.array_equal(g.astype(np.float16).astype(np.float64), g) and not np.array_equal(
             e.astype(np.float16).astype(np.float64), e) and error.max() <= 2 * step:
-        return ("Your values are float16 numbers, off by no more than float16's resolution at this scale, as "
+        text = ("Your values are float16 numbers, off by no more than float16's resolution at this scale, as "
                 "a computation in float16 gives: compute in float32 throughout.")
+        return _found("float16", text)
     atol, rtol = close.atol, close.rtol
     wrong = float((error > atol + rtol * np.abs(e)).mean())
-    return (f"A small error spread over {wrong:.0%} of the values (at most {error.max() / scale:.2%} of the "
+    text = (f"A small error spread over {wrong:.0%} of the values (at most {error.max() / scale:.2%} of the "
             "largest value): the structure is right but the numbers are approximate, as with an "
             "approximation (e.g. of GELU), an eps in another place or a lower precision.")
+    return _found("approximate", text)
 
 
 # ---------------------------------------------------------------- covers (step 08)
 
-def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """cover: where the student's square is and what it holds, when what changed is one filled square."""
     if case.function != "cover" or e.ndim != 4:
         return None
@@ -570,7 +646,7 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
     changed = (np.abs(g - image) > 1e-6).any(axis=(0, 1))  # (H, W)
     rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
     if rows.size == 0:
-        return f"Your result equals the input: nothing was covered (asked: {asked})."
+        return _found("cover_nothing", f"Your result equals the input: nothing was covered (asked: {asked}).")
     square = g[:, :, rows[0]:rows[-1] + 1, cols[0]:cols[-1] + 1]
     per_channel = square.reshape(square.shape[0], square.shape[1], -1)
     if np.ptp(per_channel, axis=-1).max() > 1e-6:  # not one filled rectangle: no cover to describe
@@ -578,16 +654,19 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
     filled = float(square.flat[0])
     if (rows[0], rows[-1], cols[0], cols[-1]) != (top, top + size - 1, left, left + size - 1):
         height, width = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
-        return (f"Your cover spans rows {rows[0]}..{rows[-1]}, columns {cols[0]}..{cols[-1]} ({height}×{width} "
+        text = (f"Your cover spans rows {rows[0]}..{rows[-1]}, columns {cols[0]}..{cols[-1]} ({height}×{width} "
                 f"pixels); asked: {asked} ({size}×{size}): image[top:top+size] covers rows top..top+size-1 "
                 "(page 42).")
+        return _found("cover_place", text)
     if np.ptp(square) <= 1e-6 and abs(filled - fill) > 1e-6:
         mean = " (the image's mean)" if abs(filled - float(image.mean())) < 1e-4 else ""
-        return f"Your cover is in the right place but filled with {_fmt(filled)}{mean}; asked: {_fmt(fill)} (page 42)."
+        text = f"Your cover is in the right place but filled with {_fmt(filled)}{mean}; asked: {_fmt(fill)} (page 42)."
+        return _found("cover_fill", text)
     channel_means = image.mean(axis=(2, 3), keepdims=True)
     if close(square, np.broadcast_to(channel_means, square.shape)):
-        return (f"Your cover is in the right place but filled with each channel's mean; asked: {_fmt(fill)} "
+        text = (f"Your cover is in the right place but filled with each channel's mean; asked: {_fmt(fill)} "
                 "(page 42).")
+        return _found("cover_channel_means", text)
     return None
 
 
@@ -605,3 +684,5 @@ def _cover_input(case: Any) -> np.ndarray | None:
 
 _CHECKS = (_cover, _probabilities, _sign, _transposed, _other_part, _scale, _offset, _affine, _input_added,
            _reordered, _joined_heads, _row_read, _some_rows, _normalization, _approximate)
+#: The finding of the checks that return a plain sentence.
+_CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_some_rows": "some_rows"}

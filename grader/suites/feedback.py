@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from grader.results import Finding
+
 DEFAULT_TOLERANCE = (1e-4, 1e-4)  # (absolute, relative): float32 rounding, any op order or promotion
 QUADRANTS = ("top-left", "top-right", "bottom-left", "bottom-right")
 CHANNELS = ("R", "G", "B")
@@ -17,9 +19,10 @@ INSTRUMENTS = "reaching into the grader's operator recording"
 class Feedback(AssertionError):
     """A failed check, with the message the student reads and the status it earns."""
 
-    def __init__(self, message: str, status: str = "failed", maps: dict[str, Any] | None = None) -> None:
+    def __init__(self, message: str, status: str = "failed", maps: dict[str, Any] | None = None,
+                 finding: Finding | None = None) -> None:
         super().__init__(message)
-        self.message, self.status, self.maps = message, status, maps
+        self.message, self.status, self.maps, self.finding = message, status, maps, finding
 
 
 def patch_name(index: int, grid: int | None) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from grader.expected.store import Case, Fingerprint
+from grader.results import Finding
 from grader.runner.session import Returned
 from grader.steps import get_step
 from grader.suites.diagnosis import diagnose
@@ -60,13 +61,14 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
     tampered = [entry for entry in returned.forbidden if INSTRUMENTS in entry]
     if tampered:
         doors = ", ".join(entry.replace(f" ({INSTRUMENTS})", "") for entry in tampered)
-        raise Feedback(f"{case.function} reached into the grader's instruments: it switched off the recording "
+        raise _failure(f"{case.function} reached into the grader's instruments: it switched off the recording "
                        f"of the operators it runs ({doors}), so what it computed cannot be checked; "
-                       "write the step with ordinary torch operations.")
+                       "write the step with ordinary torch operations.",
+                       "instruments", "reached into the grader's operator recording")
     if returned.forbidden:
         calls = ", ".join(returned.forbidden)
-        raise Feedback(f"{case.function} uses {calls}: this step asks you to write that computation "
-                       "yourself (exercises stay exercises).")
+        raise _failure(f"{case.function} uses {calls}: this step asks you to write that computation "
+                       "yourself (exercises stay exercises).", "forbidden", "a library did the step's work")
     _check_inputs_untouched(case, returned)
     try:
         _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name)
@@ -89,7 +91,7 @@ def _blocked(case: Case, returned: Returned, step_statuses: dict[str, str], feed
         return None
     return Feedback(f"blocked by {', '.join(earlier)}: {case.function} uses your "
                     f"{', '.join(earlier)}, which does not pass yet. Fix that step first.\n{feedback.message}",
-                    status="blocked", maps=feedback.maps)
+                    status="blocked", maps=feedback.maps, finding=feedback.finding)
 
 
 def _error_feedback(case: Case, error: dict[str, Any], step_statuses: dict[str, str]) -> Feedback:
@@ -102,15 +104,16 @@ def _error_feedback(case: Case, error: dict[str, Any], step_statuses: dict[str, 
                         status="not_attempted")
     trace = error.get("traceback", "").rstrip()
     return Feedback(f"{case.function} raised {kind}: {message}" + (f"\n{trace}" if trace else ""),
-                    status="error")
+                    status="error", finding=Finding(f"error.{case.function}.{kind}", f"{case.function} raised {kind}"))
 
 
 def _check_inputs_untouched(case: Case, returned: Returned) -> None:
     for position in returned.modified:
         if 0 <= position < len(case.args):
             name = case.args[position]["name"]
-            raise Feedback(f"{case.function} modified its input `{name}` in place; work on a copy "
-                           "(e.g. `x.clone()`), the caller still needs the original.")
+            raise _failure(f"{case.function} modified its input `{name}` in place; work on a copy "
+                           "(e.g. `x.clone()`), the caller still needs the original.",
+                           "input_modified", "an input changed in place")
 
 
 def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | None, type_name: str,
@@ -119,8 +122,8 @@ def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | 
     if isinstance(expected, tuple):
         names = OUTPUT_NAMES.get(case.function, tuple(f"[{i}]" for i in range(len(expected))))
         if not isinstance(value, tuple) or len(value) != len(expected):
-            raise Feedback(f"{what} must return {len(expected)} tensors ({', '.join(names)}); "
-                           f"it returned {type_name}")
+            raise _failure(f"{what} must return {len(expected)} tensors ({', '.join(names)}); "
+                           f"it returned {type_name}", "type", "the wrong type returned")
         parts = dict(zip(names, expected))
         for i, (e, v) in enumerate(zip(expected, value)):
             _check_array(case, e, v, "tensor" if isinstance(v, np.ndarray) else type(v).__name__,
@@ -130,48 +133,64 @@ def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | 
         _check_array(case, expected, value, kind, dtype, label)
         return
     if isinstance(value, bool) or not isinstance(value, int):
-        raise Feedback(f"{what} must return a Python int; it returned {value!r} ({type_name})")
+        raise _failure(f"{what} must return a Python int; it returned {value!r} ({type_name})",
+                       "type", "the wrong type returned")
     if value != expected:
-        raise Feedback(f"{what} returned {value}, expected {expected}." + _mistake_text(case, value))
+        known = _known(case, value)
+        raise Feedback(f"{what} returned {value}, expected {expected}." + _known_text(known),
+                       finding=known or Finding(f"wrong_count.{case.function}", f"{case.function}: a wrong count"))
 
 
 def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype: str | None, label: str,
                  mistake_part: int | None = None, parts: dict[str, np.ndarray] | None = None) -> None:
     what = f"{case.function}{label}"
     if kind == "ndarray":
-        raise Feedback(f"{what} returned a numpy array; return a torch.Tensor")
+        raise _failure(f"{what} returned a numpy array; return a torch.Tensor", "type", "the wrong type returned")
     if not isinstance(value, np.ndarray):
-        raise Feedback(f"{what} must return a torch.Tensor; it returned {kind}")
+        raise _failure(f"{what} must return a torch.Tensor; it returned {kind}", "type", "the wrong type returned")
     if dtype is not None and dtype not in FLOAT_DTYPES:
-        raise Feedback(f"{what} returned a tensor of dtype torch.{dtype}; expected torch.float32")
+        raise _failure(f"{what} returned a tensor of dtype torch.{dtype}; expected torch.float32",
+                       "dtype", "the wrong dtype returned")
     tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
     if value.shape != expected.shape:
+        text, finding = _explanation(case, expected, value, tolerance, mistake_part, parts)
         raise Feedback(f"{what} returned shape {shape_text(value.shape)}, expected {shape_text(expected.shape)}."
-                       + _explanation(case, expected, value, tolerance, mistake_part, parts))
+                       + text, finding=finding or Finding(f"shape.{case.function}", f"{case.function}: a wrong shape"))
     problem = compare(value, expected, case.axes, case.extra.get("grid"), tolerance)  # type: ignore[arg-type]
     if problem:
-        raise Feedback(f"{what}: wrong values.\n{problem}"
-                       + _explanation(case, expected, value, tolerance, mistake_part, parts),
-                       maps=_maps(case, expected, value))
+        text, finding = _explanation(case, expected, value, tolerance, mistake_part, parts)
+        raise Feedback(f"{what}: wrong values.\n{problem}" + text, maps=_maps(case, expected, value),
+                       finding=finding or Finding(f"wrong_values.{case.function}", f"{case.function}: wrong values"))
+
+
+def _failure(message: str, finding_id: str, title: str) -> Feedback:
+    """A failure whose finding is the check that failed, the same for every function."""
+    return Feedback(message, finding=Finding(finding_id, title, " ".join(message.split())))
 
 
 def _explanation(case: Case, expected: np.ndarray, value: np.ndarray, tolerance: tuple,
-                 part: int | None, parts: dict[str, np.ndarray] | None) -> str:
-    """The known mistake the output equals; where none does, what the structure of the error shows."""
-    known = _mistake_text(case, value, part)
+                 part: int | None, parts: dict[str, np.ndarray] | None) -> tuple[str, Finding | None]:
+    """The known mistake the output equals; where none does, what the structure of the error shows:
+    the lines to add to the message, and the finding they state (None when there is none)."""
+    known = _known(case, value, part)
     if known:
-        return known
+        return _known_text(known), known
     findings = diagnose(case, expected, value, tolerance, parts)  # type: ignore[arg-type]
-    return "".join(f"\n{finding}" for finding in findings)
+    return "".join(f"\n{finding.sentence}" for finding in findings), (findings[0] if findings else None)
 
 
-def _mistake_text(case: Case, value: Any, part: int | None = None) -> str:
-    for fingerprint, title, page in case.mistakes.values():
+def _known(case: Case, value: Any, part: int | None = None) -> Finding | None:
+    """The catalogued mistake whose output the value equals, as a finding."""
+    for mistake_id, (fingerprint, title, page) in case.mistakes.items():
         if part is not None and isinstance(fingerprint, tuple):
             fingerprint = fingerprint[part]
         if _matches(fingerprint, value):
-            return f"\nKnown mistake: {title} (lecture page {page})"
-    return ""
+            return Finding(f"known.{mistake_id}", title, title, page)
+    return None
+
+
+def _known_text(known: Finding | None) -> str:
+    return f"\nKnown mistake: {known.title} (lecture page {known.page})" if known else ""
 
 
 def _matches(fingerprint: Any, value: Any) -> bool:
