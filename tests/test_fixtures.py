@@ -1,16 +1,22 @@
-"""The committed fixtures: verified by hash, rebuilt byte for byte from the stand-in, small."""
+"""The committed fixtures: verified by hash, rebuilt from the stand-in within float32 rounding, small.
+
+The hashes pin the committed bytes (tamper detection); a rebuild reproduces the numbers, not the
+bytes: its floats may differ in their last bits from one machine to another (grader.expected.agree)."""
 from __future__ import annotations
 
 import json
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from grader import paths
 from grader.cli import app
+from grader.expected.agree import compare_file, compare_folders
 from grader.expected.store import FixtureError, load_cases, load_manifest, verify
+from grader.rounding import REPRODUCIBLE
 from grader.steps import STEP_IDS
 
 MANIFEST = load_manifest()
@@ -92,11 +98,79 @@ def test_hidden_cases_do_not_repeat_visible_inputs():
         assert any(all(a.tobytes() not in visible for a in case.tensors.values()) for case in hidden), step
 
 
-@pytest.mark.slow
-def test_rebuilding_from_the_standin_reproduces_the_committed_fixtures(tmp_path: Path):
+@pytest.fixture(scope="module")
+def rebuilt(tmp_path_factory) -> tuple[Path, dict]:
+    """One rebuild from the stand-in with this machine's kernels, for every test that reads it."""
     from grader.expected.build import build
 
-    rebuilt = build("stand-in", tmp_path)
-    assert rebuilt["files"] == MANIFEST["files"]
-    assert rebuilt["checkpoint"] == MANIFEST["checkpoint"]
-    assert json.loads((tmp_path / "manifest.json").read_text()) == MANIFEST
+    folder = tmp_path_factory.mktemp("rebuilt")
+    return folder, build("stand-in", folder)
+
+
+def _shapes(manifest: dict) -> dict[str, dict]:
+    return {name: entry["tensors"] for name, entry in manifest["files"].items()}
+
+
+@pytest.mark.slow
+def test_rebuilding_from_the_standin_reproduces_the_committed_fixtures(rebuilt):
+    """Same files, cases, shapes and integers; floats within REPRODUCIBLE of their tolerance at
+    their tensor's scale. Not the same bytes: another CPU's kernels change the last bits (and
+    with them every hash), so only the inputs that are copied, not computed, keep their hash."""
+    folder, manifest = rebuilt
+    assert manifest["checkpoint"] == MANIFEST["checkpoint"]
+    assert manifest["photos"] == MANIFEST["photos"] and manifest["seed"] == MANIFEST["seed"]
+    assert _shapes(manifest) == _shapes(MANIFEST)
+    copied = [name for name in FILES if name.startswith(("checkpoint/", "photos/"))]
+    assert {n: manifest["files"][n]["sha256"] for n in copied} == {n: MANIFEST["files"][n]["sha256"] for n in copied}
+    disagreements = compare_folders(folder, paths.FIXTURES, MANIFEST)
+    assert len(disagreements) == len(FILES) - len(copied)
+    assert [(d.file, d.worst, d.where, d.exact) for d in disagreements if not d.ok] == []
+
+
+def _perturbed(source: Path, target: Path, change) -> None:
+    """A copy of a fixture file with its tensors changed by `change(key, array)`, metadata kept."""
+    from safetensors.numpy import load, save
+
+    data = source.read_bytes()
+    header = json.loads(data[8:8 + int.from_bytes(data[:8], "little")])
+    arrays = {key: change(key, array) for key, array in load(data).items()}
+    target.write_bytes(save(arrays, metadata=header.get("__metadata__")))
+
+
+def test_the_rebuild_comparison_fails_beyond_its_bound(tmp_path: Path):
+    """A float moved by twice the bound, or one integer changed, is a disagreement; the committed
+    file against itself is none. The comparison can fail, so its passing means something."""
+    committed = paths.FIXTURES / "visible" / "05_attention.safetensors"
+    assert compare_file(committed, committed, "same").worst == 0 and compare_file(committed, committed, "same").ok
+    atol, rtol = 1e-4, 1e-4  # DEFAULT_TOLERANCE: the attention cases state none of their own
+
+    shifts: list[float] = []  # in tolerances at scale, as stored after float32 rounding
+
+    def moved(key: str, array: np.ndarray) -> np.ndarray:
+        if key != "c01/out":  # block 1's attention weights, in [0, 1]
+            return array
+        tolerance = atol + rtol * float(np.abs(array).max())
+        shifted = array.copy()
+        shifted.flat[0] += np.float32(2 * REPRODUCIBLE * tolerance)
+        shifts.append((float(shifted.flat[0]) - float(array.flat[0])) / tolerance)
+        return shifted
+
+    _perturbed(committed, tmp_path / "moved.safetensors", moved)
+    disagreement = compare_file(tmp_path / "moved.safetensors", committed, "moved")
+    assert not disagreement.ok and disagreement.where == "c01/out"
+    assert disagreement.worst == pytest.approx(shifts[0], rel=1e-12)  # float64 arithmetic on the same floats
+
+    hidden = paths.FIXTURES / "hidden" / "08_occlusion.safetensors"
+    _perturbed(hidden, tmp_path / "indices.safetensors",
+               lambda key, array: array + 1 if array.dtype == np.int32 else array)
+    assert compare_file(tmp_path / "indices.safetensors", hidden, "indices").exact
+
+
+def test_fixtures_build_says_that_a_rebuild_changes_the_hashes(monkeypatch, tmp_path: Path):
+    """Instructors learn why `git status` shows every fixture changed after a rebuild elsewhere."""
+    import grader.expected.build
+
+    monkeypatch.setattr(grader.expected.build, "build", lambda *args, **kwargs: MANIFEST)
+    result = CliRunner().invoke(app, ["fixtures", "build", "--out", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "every hash changes" in result.output and "float32 rounding" in result.output

@@ -9,6 +9,13 @@ import typer
 from grader import paths
 from grader.cli.common import EXIT_USAGE, err, fail, out, progress
 
+#: Why a rebuild shows up in `git status` although nothing changed (docs/numerics.md).
+REBUILT_HASHES = (
+    "manifest.json records the sha256 of these exact bytes. Rebuilt on another machine (other CPU "
+    "kernels, thread count or BLAS), the floats differ in their last bits and every hash changes, "
+    "while the numbers agree within float32 rounding, far inside the grading tolerance. Commit the "
+    "fixture files and manifest.json together; `vitgrade fixtures verify` checks them against each other.")
+
 app = typer.Typer(help="Build fixtures from a checkpoint, or verify them against the manifest.",
                   no_args_is_help=True)
 
@@ -50,6 +57,7 @@ def build(
     kind = manifest["checkpoint"]["kind"]
     out.print(f"wrote {len(manifest['files'])} files to {out_dir} from {manifest['checkpoint']['id']} ({kind})",
               markup=False)
+    out.print(REBUILT_HASHES, markup=False)
 
 
 @app.command()
