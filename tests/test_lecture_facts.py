@@ -23,6 +23,7 @@ import pytest
 from grader import paths
 from grader.expected.build import LECTURE_FACTS
 from grader.expected.store import load_cases, load_manifest
+from grader.rounding import rounding_bound, vit_terms
 
 MANIFEST = load_manifest()
 SAMPLE = next(name for name, photo in MANIFEST["photos"].items() if photo["role"] == "sample")
@@ -47,9 +48,10 @@ class Facts:
     scores: int  # attention scores per head: tokens x tokens
 
 
-#: Tolerances: the precision the lecture states each number with; the same for both tables.
-TOLERANCE = {"top_probability": 5e-6, "p63_features": 5e-4, "p74_to_p60": 5e-7, "p74_to_cls": 5e-7,
-             "quadrants": 5e-5, "largest_drop": 5e-7}
+#: The precision the lecture states each number with (half its last digit). A tolerance is never
+#: below float32 rounding either: see `tolerance`.
+STATED = {"top_probability": 5e-11, "p63_features": 5e-4, "p74_to_p60": 5e-9, "p74_to_cls": 5e-9,
+          "quadrants": 5e-5, "largest_drop": 5e-9}
 
 LECTURE = Facts(
     source="the lecture (vision1.pdf)",
@@ -78,7 +80,24 @@ def _lecture_skipped() -> str | None:
 
 @functools.cache
 def own_facts() -> Facts:
-    """The table's quantities for the fixtures' own checkpoint and sample photograph, by timm."""
+    return _own()[0]
+
+
+def tolerance(name: str) -> float:
+    """The larger of the precision the lecture states and how far float32 evaluations of the
+    quantity on two machines can differ (`_own`); the same for both tables."""
+    return max(STATED[name], _own()[1][name])
+
+
+def _probability_bound(probability: float, logit_bound: float) -> float:
+    """Softmax: dp_t = p_t·(dz_t - Σ_j p_j·dz_j), so |dp_t| <= 2·p_t·max|dz| (pages 39-40)."""
+    return 2 * probability * logit_bound
+
+
+@functools.cache
+def _own() -> tuple[Facts, dict[str, float]]:
+    """The table's quantities for the fixtures' own checkpoint and sample photograph, by timm, and
+    the float32 rounding bound of each (grader.rounding: every sum on the way, in another order)."""
     import timm
     import torch
     from PIL import Image
@@ -95,14 +114,33 @@ def own_facts() -> Facts:
         image = transform(photo.convert("RGB")).unsqueeze(0)  # (1, 3, 224, 224)
 
     with torch.inference_mode():
-        probabilities = model(image).softmax(-1)[0]
+        logits, head_sum = _logits(model, image)
+        probabilities = logits.softmax(-1)[0]
         top = int(probabilities.argmax())
-        weights = _block_4_attention(model, image)  # (1, H, 197, 197)
-        quadrants = [_probability(model, _covered(image, top_, left, COVER), top) for top_, left in QUADRANTS]
+        weights, score_sum = _block_4_attention(model, image)  # (1, H, 197, 197)
         grid = range(0, 224, PATCH)
-        covered = torch.cat([_covered(image, row, col, PATCH) for row in grid for col in grid])  # (196, ...)
-        drops = torch.cat([model(chunk).softmax(-1)[:, top] for chunk in covered.split(49)]) - probabilities[top]
-    return Facts(
+        covered = torch.cat([_covered(image, top_, left, COVER) for top_, left in QUADRANTS]
+                            + [_covered(image, row, col, PATCH) for row in grid for col in grid])  # (4 + 196, ...)
+        covered_logits, covered_sums = zip(*(_logits(model, chunk) for chunk in covered.split(50)))
+        covered_probabilities = torch.cat(covered_logits).softmax(-1)[:, top]
+        quadrants, drops = covered_probabilities[:4].tolist(), covered_probabilities[4:] - probabilities[top]
+        patches = torch.nn.functional.unfold(image, PATCH, stride=PATCH).transpose(1, 2)  # (1, 196, 768)
+        projection = model.patch_embed.proj
+        p63_sums = patches[0, 62].abs() @ projection.weight.flatten(1)[:3].abs().T + projection.bias[:3].abs()  # (3,)
+    logit_bound = rounding_bound(vit_terms(), max(head_sum, *covered_sums))
+    p74 = weights[0, 0, 74]
+    score_bound = rounding_bound(vit_terms(depth=3) + model.blocks[3].attn.head_dim, score_sum)
+    worst_drop = int(drops.argmin())
+    bounds = {
+        "top_probability": _probability_bound(float(probabilities[top]), logit_bound),
+        "p63_features": rounding_bound(patches.shape[-1], float(p63_sums.max())),
+        "p74_to_p60": _probability_bound(float(p74[60]), score_bound),
+        "p74_to_cls": _probability_bound(float(p74[0]), score_bound),
+        "quadrants": _probability_bound(max(quadrants), logit_bound),
+        "largest_drop": _probability_bound(float(covered_probabilities[4 + worst_drop] + probabilities[top]),
+                                           logit_bound),
+    }
+    facts = Facts(
         source=f"{MANIFEST['checkpoint']['id']} ({MANIFEST['checkpoint']['kind']}) on {SAMPLE}, by timm",
         top_class=top,
         top_probability=float(probabilities[top]),
@@ -110,15 +148,24 @@ def own_facts() -> Facts:
         p74_to_p60=float(weights[0, 0, 74, 60]),  # token 0 is CLS, so token k is patch Pk
         p74_to_cls=float(weights[0, 0, 74, 0]),
         quadrants=tuple(quadrants),
-        largest_drop_patch=int(drops.argmin()) + 1,
+        largest_drop_patch=worst_drop + 1,
         largest_drop=float(drops.min()),
         tokens=int(model.pos_embed.shape[1]),
         scores=int(weights.shape[-2] * weights.shape[-1]),
     )
+    return facts, bounds
+
+
+def _logits(model, images):
+    """Logits (B, classes), and the head's largest Σ|h_i·W_ic| + |b_c|: the magnitude of the last sum."""
+    features = model.forward_head(model.forward_features(images), pre_logits=True)  # (B, D)
+    sums = features.abs() @ model.head.weight.abs().T + model.head.bias.abs()  # (B, classes)
+    return model.head(features), float(sums.max())
 
 
 def _block_4_attention(model, image):
-    """Softmax(q kᵀ / √d) of block 4, written out from its own modules (page 28)."""
+    """Softmax(q kᵀ / √d) of block 4, written out from its own modules (page 28), and the largest
+    Σ|q_i·k_i|/√d of query P74's scores: the magnitude of the sums its weights are made from."""
     x = model._pos_embed(model.patch_embed(image))  # (1, 197, 192): CLS prepended, position added
     for block in model.blocks[:3]:
         x = block(x)
@@ -126,17 +173,15 @@ def _block_4_attention(model, image):
     B, N, D = x.shape
     qkv = attention.qkv(model.blocks[3].norm1(x))  # (B, N, 3D): [q | k | v]
     q, k, _ = qkv.reshape(B, N, 3, attention.num_heads, -1).permute(2, 0, 3, 1, 4)  # each (B, H, N, d)
-    return (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(-1)
+    scale = q.shape[-1] ** -0.5
+    score_sums = (q[0, 0, 74].abs() @ k[0, 0].abs().T) * scale  # (N,): head 1, query P74
+    return (q @ k.transpose(-2, -1) * scale).softmax(-1), float(score_sums.max())
 
 
 def _covered(image, top: int, left: int, size: int):
     covered = image.clone()  # page 42: a fresh copy; normalized 0 is mid-gray
     covered[:, :, top:top + size, left:left + size] = 0
     return covered
-
-
-def _probability(model, image, target: int) -> float:
-    return float(model(image).softmax(-1)[0, target])
 
 
 @pytest.fixture(params=["own", "lecture"])
@@ -161,18 +206,18 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
 def test_top_class_and_its_probability(table):  # pages 3 and 40
     probabilities = _softmax(_case("07_head", "vit_forward", "sample").expected.astype(np.float64))[0]
     assert int(probabilities.argmax()) == table.top_class
-    assert probabilities[table.top_class] == pytest.approx(table.top_probability, abs=TOLERANCE["top_probability"])
+    assert probabilities[table.top_class] == pytest.approx(table.top_probability, abs=tolerance("top_probability"))
 
 
 def test_p63_first_features(table):  # page 13
     projected = _case("02_project", "project", "sample").expected  # (1, 196, 192)
-    np.testing.assert_allclose(projected[0, 62, :3], table.p63_features, atol=TOLERANCE["p63_features"])
+    np.testing.assert_allclose(projected[0, 62, :3], table.p63_features, atol=tolerance("p63_features"))
 
 
 def test_p74_attends_to_p60_in_block_4_head_1(table):  # page 33
     weights = _case("05_attention", "attention_weights", "block 4").expected  # (1, 3, 197, 197)
-    assert weights[0, 0, 74, 60] == pytest.approx(table.p74_to_p60, abs=TOLERANCE["p74_to_p60"])
-    assert weights[0, 0, 74, 0] == pytest.approx(table.p74_to_cls, abs=TOLERANCE["p74_to_cls"])
+    assert weights[0, 0, 74, 60] == pytest.approx(table.p74_to_p60, abs=tolerance("p74_to_p60"))
+    assert weights[0, 0, 74, 0] == pytest.approx(table.p74_to_cls, abs=tolerance("p74_to_cls"))
     assert weights.shape[-2] * weights.shape[-1] == table.scores  # page 49
 
 
@@ -184,7 +229,7 @@ def test_token_count(table):  # pages 17, 23
 def test_quadrant_table(table):  # page 43
     case = _case("08_occlusion", "quadrant_probabilities", "ViT")
     assert f"class {table.top_class}" in case.name  # the target is the photograph's top class
-    np.testing.assert_allclose(case.expected, table.quadrants, atol=TOLERANCE["quadrants"])
+    np.testing.assert_allclose(case.expected, table.quadrants, atol=tolerance("quadrants"))
 
 
 def _lecture_facts() -> dict[str, np.ndarray]:
@@ -201,7 +246,7 @@ def test_largest_single_patch_drop(table):  # page 44
     assert int(facts["target"][0]) == table.top_class
     occlusion = facts["occlusion_map/vit/sample"]  # (14, 14), row by row: one-patch covers
     assert int(occlusion.argmin()) + 1 == table.largest_drop_patch
-    assert occlusion.min() == pytest.approx(table.largest_drop, abs=TOLERANCE["largest_drop"])
+    assert occlusion.min() == pytest.approx(table.largest_drop, abs=tolerance("largest_drop"))
 
 
 def _percent(value: float, digits: int) -> str:
