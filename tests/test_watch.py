@@ -131,3 +131,24 @@ def test_a_check_from_inside_another_copy_names_the_copy_it_graded(tmp_path, mon
     assert f"You are in the kit copy {other.resolve()}, but these are the files of the copy {graded_copy}" \
         in " ".join(outcome.stdout.split()), outcome.stdout
     assert "pip install -e ." in outcome.stdout and "VITGRADE_ROOT" in outcome.stdout
+
+
+def test_a_save_within_the_same_second_is_graded_not_the_bytecode_of_the_file_before(tmp_path, grader):
+    """Python trusts a .pyc while the source keeps its size and its mtime in whole seconds: a
+    one-character edit saved in the same second must still be graded as written."""
+    import py_compile
+
+    step_file = tmp_path / "01_flatten.py"
+    right = (paths.SOLUTIONS / "01_flatten.py").read_text()
+    wrong = right.replace("/ 255 - 0.5", "/ 256 - 0.5", 1)
+    assert wrong != right and len(wrong) == len(right)
+    step_file.write_text(right)
+    before = os.stat(step_file)
+    py_compile.compile(str(step_file), doraise=True)  # left by the student's own run of the file
+    step_file.write_text(wrong)
+    os.utime(step_file, ns=(before.st_atime_ns, before.st_mtime_ns))  # the same second, the same size
+
+    result = grader.grade(tmp_path, ("01_flatten",))
+    normalize = [test for test in result.steps[0].tests if test.name.startswith("normalize")]
+    assert normalize and all(test.status == "failed" for test in normalize), \
+        [(test.name, test.status) for test in result.steps[0].tests]
