@@ -63,7 +63,8 @@ class CheckReport:
         console = Console(file=StringIO(), width=_REPORT_WIDTH, force_terminal=False, force_jupyter=False,
                           no_color=True, highlight=False)
         render(self.result, console, show_output=self.show_output, graded=self.graded)
-        return console.file.getvalue()
+        # rich pads indented blocks to the full width; a notebook's text output shows every blank
+        return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines()) + "\n"
 
     def __repr__(self) -> str:
         return str(self)

@@ -139,7 +139,8 @@ def _maps(maps: dict[str, Any]) -> str:
         f"<figcaption>{name}</figcaption></figure>"
         for name, grid in (("expected", expected), ("yours", actual)))
     legend = (f'<div class="legend">{_signed(-scale)}<img alt="colour scale" '
-              f'src="{_png_uri(_legend_image(scale))}">{_signed(scale)} (red below zero, blue above)')
+              f'src="{_png_uri(_legend_image(scale))}">{_signed(scale)} (red below zero, blue above); '
+              f"one square per patch, P1 at the top left, P{expected.size} at the bottom right")
     if np.isnan(expected).any() or np.isnan(actual).any():
         legend += "; yellow: not a number"
     return (f'<div class="maps"><p><b>{_text(str(maps.get("title", "")))}</b></p>{figures}'
