@@ -190,9 +190,10 @@ def test_occlusion_draws_the_covers_the_map_and_its_legend(name, occlusion_of, p
         assert int(line["target"]) == int(logits.argmax())
     pixels = drawn(path, pictures.OCCLUSION_SIZE)
 
-    for i, (_, (row, col)) in enumerate(pictures.QUADRANTS, 1):  # each cover where it says
+    for i, quadrant in enumerate(pictures.QUADRANTS, 1):  # each cover where it says
         x, y = pictures.THUMBS[i]
         half = pictures.THUMB // 2
+        row, col = quadrant.row, quadrant.column
         assert tuple(pixels[y + row * half + half // 2, x + col * half + half // 2]) == pictures.GRAY_COVER
     drop = pictures.patch_box(pictures.OCCLUSION_PHOTO, int(line["patch"]) - 1)
     for x, y in edge_points(drop, pictures.HAIRLINE + 1):  # its dark frame

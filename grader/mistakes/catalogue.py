@@ -11,6 +11,7 @@ from collections.abc import Callable
 import torch
 import torch.nn.functional as F
 
+from grader.lecture_layout import QUADRANT_SIDE, QUADRANTS
 from grader.params import BlockParams, ViTParams
 
 
@@ -469,9 +470,6 @@ def _target_probability(model, images, target):
     return model(images).softmax(-1)[:, target]
 
 
-_QUADRANTS = ((0, 0), (0, 112), (112, 0), (112, 112))
-
-
 @mistake("cover", "swapped_axes", "You swapped top and left: top counts rows (height), left counts columns.", 42)
 def _(images, top, left, size, value=0.0):
     return _cover(images, left, top, size, value)
@@ -489,28 +487,30 @@ def _(images, top, left, size, value=0.0):
 
 @mistake("quadrant_probabilities", "black", "You covered with black (-1); normalized 0 is mid-gray.", 42)
 def _(model, image, target):
-    return torch.cat([_target_probability(model, _cover(image, top, left, 112, -1.0), target) for top, left in _QUADRANTS])
+    return torch.cat([_target_probability(model, _cover(image, q.top, q.left, QUADRANT_SIDE, -1.0), target)
+                      for q in QUADRANTS])
 
 
 @mistake("quadrant_probabilities", "accumulated", "Your covers accumulate on one image; use a fresh copy for each quadrant.", 42)
 def _(model, image, target):
     covered, out = image.clone(), []
-    for top, left in _QUADRANTS:
-        covered[:, :, top:top + 112, left:left + 112] = 0
+    for q in QUADRANTS:
+        covered[:, :, q.top:q.top + QUADRANT_SIDE, q.left:q.left + QUADRANT_SIDE] = 0
         out.append(_target_probability(model, covered, target))
     return torch.cat(out)
 
 
 @mistake("quadrant_probabilities", "column_order", "Your quadrants are in the order TL, BL, TR, BR; the lecture's is TL, TR, BL, BR.", 43)
 def _(model, image, target):
-    order = ((0, 0), (112, 0), (0, 112), (112, 112))
-    return torch.cat([_target_probability(model, _cover(image, top, left, 112), target) for top, left in order])
+    order = [QUADRANTS[i] for i in (0, 2, 1, 3)]  # TL, BL, TR, BR
+    return torch.cat([_target_probability(model, _cover(image, q.top, q.left, QUADRANT_SIDE), target) for q in order])
 
 
 @mistake("quadrant_probabilities", "drops", "You returned the drops (covered - original); return the covered probabilities.", 43)
 def _(model, image, target):
     base = _target_probability(model, image, target)
-    return torch.cat([_target_probability(model, _cover(image, top, left, 112), target) for top, left in _QUADRANTS]) - base
+    return torch.cat([_target_probability(model, _cover(image, q.top, q.left, QUADRANT_SIDE), target)
+                      for q in QUADRANTS]) - base
 
 
 def _patch_covers(image, P, value=0.0):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import numpy as np
 from PIL import Image, ImageDraw
 
+from grader.lecture_layout import QUADRANTS
 from grader.pictures.draw import (BLUE, BODY, GRAY_COVER, INK, LINE, MUTED, RED, SMALL, TAG, TITLE,
                                   WHITE, enlarge, faded, fit, grid_lines, outline, paragraph, tag,
                                   text, tint)
@@ -12,9 +13,6 @@ from grader.pictures.layout import (GRID, HAIRLINE, MARGIN, OCCLUSION_LEGEND, OC
 from grader.pictures.legend import (MAX_TINT, Provenance, diverging_scale, nice_ceiling, percent,
                                     points, provenance)
 
-#: The order of `quadrant_probabilities` (page 43), each with its 112 x 112 cover's (row, column).
-QUADRANTS = (("Top left", (0, 0)), ("Top right", (0, 1)), ("Bottom left", (1, 0)),
-             ("Bottom right", (1, 1)))
 
 
 def largest_drop(change: np.ndarray) -> int | None:
@@ -71,12 +69,13 @@ def _thumbnails(picture: Image.Image, draw: ImageDraw.ImageDraw, photo: Image.Im
     half = THUMB // 2
     worst = int(np.argmin(quadrants))
     captions = [("Original", percent(original), INK)]
-    for i, (name, (row, col)) in enumerate(QUADRANTS):
+    for i, quadrant in enumerate(QUADRANTS):
+        row, col = quadrant.row, quadrant.column
         covered = photo.copy()
         covered.paste(GRAY_COVER, (col * half, row * half, (col + 1) * half, (row + 1) * half))
         picture.paste(covered, THUMBS[i + 1])
         change = points(quadrants[i] - original)
-        captions.append((f"{name} covered", f"{percent(quadrants[i])}   {change}",
+        captions.append((f"{quadrant.title} covered", f"{percent(quadrants[i])}   {change}",
                          RED if i == worst and quadrants[i] < original else INK))
     picture.paste(photo, THUMBS[0])
     for (x, y), (name, value, colour) in zip(THUMBS, captions):

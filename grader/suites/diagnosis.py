@@ -15,8 +15,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
-from grader.suites.feedback import CHANNELS, QUADRANTS, patch_name
+from grader.suites.feedback import CHANNELS, patch_name
 
 Tolerance = tuple[float, float]
 
@@ -402,7 +403,7 @@ def _labeler(axis: str, grid: int | None) -> Callable[[int], str]:
     if axis == "head":
         return lambda i: f"head {i + 1}"
     if axis == "quadrant":
-        return lambda i: QUADRANTS[i] if i < len(QUADRANTS) else f"entry {i + 1}"
+        return lambda i: QUADRANTS[i].name if i < len(QUADRANTS) else f"entry {i + 1}"
     if axis == "channel":
         return lambda i: CHANNELS[i] if i < len(CHANNELS) else f"channel {i + 1}"
     if axis in ("row", "col"):

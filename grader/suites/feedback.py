@@ -7,10 +7,10 @@ from typing import Any
 
 import numpy as np
 
+from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 
 DEFAULT_TOLERANCE = (1e-4, 1e-4)  # (absolute, relative): float32 rounding, any op order or promotion
-QUADRANTS = ("top-left", "top-right", "bottom-left", "bottom-right")
 CHANNELS = ("R", "G", "B")
 #: How the worker labels a door past its operator recording that student code opened (runner/watch.py).
 INSTRUMENTS = "reaching into the grader's operator recording"
@@ -49,7 +49,7 @@ def name_index(axes: list[str], index: tuple[int, ...], grid: int | None) -> str
         elif axis in ("row", "col"):
             parts.append(f"{axis} {i + 1}")
         elif axis == "quadrant":
-            parts.append(QUADRANTS[i] if i < len(QUADRANTS) else f"entry {i}")
+            parts.append(QUADRANTS[i].name if i < len(QUADRANTS) else f"entry {i}")
         elif axis == "channel":
             parts.append(CHANNELS[i] if i < 3 else f"channel {i}")
         elif axis in ("y", "x"):
