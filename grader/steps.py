@@ -40,6 +40,9 @@ NORMALIZATION = OperatorFamily(re.compile(r"^_?(native_)?(layer|group|batch|inst
                                           r"|^_native_batch_norm|^_batch_norm|^_fused_rms_norm"),
                                "a library normalization")
 
+#: Seconds each step may run unless the user says otherwise: a pure-Python loop implementation still fits.
+DEFAULT_TIMEOUT = 90.0
+
 #: What exercises may import from the kit (the parameter containers and `earlier_step`), as dotted
 #: names. A listed module below the package (`grader.params`) is public with all it defines; from the
 #: package itself only the listed names, `*` included: `grader.__all__` is exactly those three.

@@ -41,7 +41,7 @@ def _params(mutants: list[Mutant]) -> list:
 
 @pytest.fixture(scope="module")
 def visible_grader():
-    instance = Grader(GradeOptions(hidden=False, references=True, timeout=90.0, steps=STEP_IDS))
+    instance = Grader(GradeOptions(hidden=False, references=True, steps=STEP_IDS))
     yield instance
     instance.close()
 

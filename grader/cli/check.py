@@ -12,6 +12,7 @@ from grader.cli.common import fail
 from grader.cli.grading import exit_code, resolve_folder, resolve_steps, run_grader, write
 from grader.graded_files import GradedFiles
 from grader.results import SubmissionResult
+from grader.steps import DEFAULT_TIMEOUT
 
 EXIT_INTERRUPTED = 130  # Ctrl-C before the first result: the shells' status for SIGINT
 
@@ -28,7 +29,7 @@ def check(
     format: Annotated[Literal["rich", "json", "junit"], typer.Option(
         help="rich: readable report; json: the result contract; junit: for CI test views.")] = "rich",
     output: Annotated[Path | None, typer.Option(metavar="PATH", help="Write the report here.")] = None,
-    timeout: Annotated[float, typer.Option(metavar="S", help="Time limit per step, seconds.")] = 90.0,
+    timeout: Annotated[float, typer.Option(metavar="S", help="Time limit per step, seconds.")] = DEFAULT_TIMEOUT,
     show_output: Annotated[bool, typer.Option(
         "--show-output", help="Show what your code printed under passing tests too (it is always "
         "shown under failing ones; never in --format json).")] = False,

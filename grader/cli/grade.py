@@ -9,6 +9,7 @@ import typer
 from grader import paths
 from grader.cli.common import fail, report_console
 from grader.cli.grading import exit_code, expand_submissions, run_grader, write
+from grader.steps import DEFAULT_TIMEOUT
 
 
 def grade(
@@ -23,7 +24,8 @@ def grade(
         "Also write the class report here: one HTML file with each step's score distribution, "
         "the most common mistakes and every student's feedback."))] = None,
     jobs: Annotated[int, typer.Option(metavar="N", min=1, help="Submissions graded at once.")] = 1,
-    timeout: Annotated[float, typer.Option(metavar="S", min=1.0, help="Time limit per step, seconds.")] = 90.0,
+    timeout: Annotated[float, typer.Option(
+        metavar="S", min=1.0, help="Time limit per step, seconds.")] = DEFAULT_TIMEOUT,
     no_hidden: Annotated[bool, typer.Option("--no-hidden", help="Only the visible tests.")] = False,
     show_output: Annotated[bool, typer.Option(
         "--show-output", help="Show what your code printed under passing tests too (it is always "

@@ -17,10 +17,10 @@ def list_steps(
     from rich.table import Table
 
     from grader.cli.common import out
-    from grader.steps import STEP_IDS, STEPS
+    from grader.steps import DEFAULT_TIMEOUT, STEP_IDS, STEPS
 
     folder = resolve_folder(submission, solutions=False)
-    result = run_grader([folder], STEP_IDS, hidden=False, timeout=90.0)[0]
+    result = run_grader([folder], STEP_IDS, hidden=False, timeout=DEFAULT_TIMEOUT)[0]
     by_id = {s.id: s for s in result.steps}
     table = Table(title=f"vitgrade: {result.submission}", show_lines=False)
     for column in ("step", "title", "pages", "points", "status"):

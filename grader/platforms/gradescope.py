@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from grader.platforms.uploads import BadUpload, copy_step_files, find_step_files
+from grader.steps import DEFAULT_TIMEOUT
 
 ROOT_VARIABLE = "VITGRADE_AUTOGRADER_ROOT"
 """Overrides /autograder, so tests run the bundle in a temporary Gradescope-like layout."""
@@ -301,7 +302,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m grader.platforms.gradescope")
     parser.add_argument("root", type=Path, nargs="?", default=Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT),
                         help="Gradescope's /autograder (source/, submission/, results/)")
-    parser.add_argument("--timeout", type=float, default=90.0, help="time limit per step, seconds")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="time limit per step, seconds")
     parser.add_argument("--show-hidden", action="store_true",
                         help="show hidden tests and the full score to students at once")
     arguments = parser.parse_args()

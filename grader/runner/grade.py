@@ -15,9 +15,7 @@ from grader.runner import sandbox, scan
 from grader.runner.judge import StepRun, run_suite
 from grader.runner.portable import start_workers
 from grader.runner.session import DEFAULT_MEMORY
-from grader.steps import STEP_IDS, STEPS, Step
-
-DEFAULT_TIMEOUT = 90.0  # seconds per step; a pure-Python loop implementation still fits
+from grader.steps import DEFAULT_TIMEOUT, STEP_IDS, STEPS, Step
 
 
 @dataclass
