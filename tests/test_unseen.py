@@ -31,7 +31,7 @@ BY_ID = {m.id: m for m in UNSEEN}
 
 @pytest.fixture(scope="module")
 def grader():
-    instance = Grader(GradeOptions(hidden=False, references=True, timeout=90.0))
+    instance = Grader(GradeOptions(hidden=False, references=True))
     yield instance
     instance.close()
 
@@ -190,15 +190,15 @@ def test_a_print_shows_under_its_test_and_stays_out_of_json(grader, printing_fol
 def test_a_call_s_printing_is_kept_bounded_counted_and_the_streams_restored():
     import sys
 
-    from grader.runner.worker import OUTPUT_KEPT, captured_output
+    from grader.runner.worker import CALL_PRINTING_KEPT_CHARACTERS as KEPT, captured_output
 
     streams = (sys.stdout, sys.stderr)
     with captured_output() as printed:
-        print("é" * OUTPUT_KEPT)  # 2 bytes a character in UTF-8
+        print("é" * KEPT)  # 2 bytes a character in UTF-8
         print("careful", file=sys.stderr)
         assert sys.stdout.encoding == "utf-8" and not sys.stdout.isatty()
     assert (sys.stdout, sys.stderr) == streams
-    assert printed.reply() == {"head": "é" * OUTPUT_KEPT, "bytes": 2 * OUTPUT_KEPT + len("\ncareful\n")}
+    assert printed.reply() == {"head": "é" * KEPT, "bytes": 2 * KEPT + len("\ncareful\n")}
 
 
 CRASHING = (step_file(SOLUTIONS, "03_position").read_text()

@@ -27,7 +27,7 @@ from typing import Any
 from grader.results import SandboxReport
 from grader.runner import protocol, sandbox
 from grader.runner.session import Worker
-from grader.runner.zygote import OUTPUT_KEPT  # the same share of a worker's printing
+from grader.runner.zygote import WORKER_PRINTING_KEPT_BYTES  # the same share of a worker's printing
 
 WINDOWS = sys.platform == "win32"
 START_PATIENCE = 120.0  # seconds for a worker's Python to import torch on a slow laptop
@@ -195,10 +195,10 @@ class Spawned:
         self._reader.start()
 
     def _read_output(self) -> None:
-        """Keep the first OUTPUT_KEPT bytes, count the rest: a worker printing forever never blocks."""
+        """Keep the first WORKER_PRINTING_KEPT_BYTES, count the rest: a worker printing forever never blocks."""
         while chunk := self.process.stdout.read1(1 << 16):
             self.output_bytes += len(chunk)
-            self.output_head += chunk[: max(0, OUTPUT_KEPT - len(self.output_head))]
+            self.output_head += chunk[: max(0, WORKER_PRINTING_KEPT_BYTES - len(self.output_head))]
 
     def wait_started(self) -> None:
         """Until the worker has imported torch (once; later calls return at once). Raises EOFError,

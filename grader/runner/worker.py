@@ -300,14 +300,15 @@ def record_own_calls(module: ModuleType, names: list[str]) -> None:
         setattr(module, name, functools.update_wrapper(recorded, function))
 
 
-OUTPUT_KEPT = 4096  # characters of one call's printing sent back to the judge
+CALL_PRINTING_KEPT_CHARACTERS = 4096  # characters of one call's printing sent back to the judge
 
 
 class CallOutput(io.TextIOBase):
-    """Stands in for sys.stdout and sys.stderr during one call: keeps the first OUTPUT_KEPT
-    characters, counts the rest, so that printing megabytes costs the judge nothing. Everything
-    also goes on to `tee` (the worker's own stdout, which the sandbox captures), so that what a
-    call printed before it crashed the worker is still reported, as the step's note."""
+    """Stands in for sys.stdout and sys.stderr during one call: keeps the first
+    CALL_PRINTING_KEPT_CHARACTERS characters, counts the rest, so that printing megabytes costs the
+    judge nothing. Everything also goes on to `tee` (the worker's own stdout, which the sandbox
+    captures), so that what a call printed before it crashed the worker is still reported, as the
+    step's note."""
 
     encoding, errors = "utf-8", "replace"  # what code that prints may ask a stream for
 
@@ -324,8 +325,8 @@ class CallOutput(io.TextIOBase):
     def write(self, text: Any) -> int:
         text = text if isinstance(text, str) else str(text)
         self.total += len(text.encode("utf-8", "replace"))
-        if self.size < OUTPUT_KEPT:
-            self.kept.append(text[: OUTPUT_KEPT - self.size])
+        if self.size < CALL_PRINTING_KEPT_CHARACTERS:
+            self.kept.append(text[: CALL_PRINTING_KEPT_CHARACTERS - self.size])
             self.size += len(self.kept[-1])
         if self.tee is not None:
             with contextlib.suppress(Exception):  # a closed or odd stdout must not fail the call

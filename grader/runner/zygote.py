@@ -22,7 +22,7 @@ from typing import Any
 
 from grader.runner import protocol, sandbox, view
 
-OUTPUT_KEPT = 16 * 1024  # bytes of the student's printing shown back to them
+WORKER_PRINTING_KEPT_BYTES = 16 * 1024  # bytes of the student's printing shown back to them
 PLAN = sandbox.Plan()  # what the probe found this machine allows; set before `ready`
 BASE_VIEW: list[str] = []  # what every worker sees of the file system
 
@@ -200,14 +200,14 @@ def _nobody_can_read(init: dict[str, Any]) -> bool:
 
 
 def _capture(read_end: int, pid: int) -> tuple[bytes, int, int]:
-    """Keep the first OUTPUT_KEPT bytes the worker prints, count the rest, until it ends."""
+    """Keep the first WORKER_PRINTING_KEPT_BYTES of what the worker prints, count the rest, until it ends."""
     head, total = bytearray(), 0
     while True:
         ready, _, _ = select.select([read_end], [], [], 0.05)
         if ready:
             chunk = os.read(read_end, 1 << 16)
             total += len(chunk)
-            head += chunk[: max(0, OUTPUT_KEPT - len(head))]
+            head += chunk[: max(0, WORKER_PRINTING_KEPT_BYTES - len(head))]
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             return bytes(head), total, status
