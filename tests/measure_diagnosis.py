@@ -139,7 +139,7 @@ def summary(name: str, verdicts: list[Verdict]) -> str:
 
 
 def main() -> None:
-    grader = Grader(GradeOptions(hidden=True, references=True, timeout=90.0))
+    grader = Grader(GradeOptions(hidden=True, references=True))
     try:
         with tempfile.TemporaryDirectory() as folder:
             measured = measure(grader, Path(folder))
