@@ -84,3 +84,24 @@ def test_check_in_a_notebook_renders_html_and_regrades_in_the_warm_kernel(tmp_pa
     assert {match.group(1) for match in _INLINE_PNG.finditer(failing)} == {"expected", "yours"}
 
     assert notebook.cells[3].outputs[0]["data"]["text/plain"] == "False", "the kernel imported torch"
+
+
+def test_html_shows_what_student_code_wrote_and_never_runs_it():
+    from grader.reports.html import to_html
+    from grader.results import SandboxReport, StepResult, SubmissionResult, TestResult
+
+    attack = '<script>alert("x")</script><img src=x onerror=alert(1)>\x1b[31m'
+    test = TestResult(name=f"attention_weights · {attack}", visibility="visible", status="failed", score=0.0,
+                      max_score=5.0, message=f"wrong values {attack}", output=attack, output_bytes=len(attack),
+                      maps={"title": attack, "expected": [[0.0, 1.0], [2.0, 3.0]],
+                            "actual": [[float("nan"), 1.0], [2.0, 3.0]]})
+    step = StepResult(id="05_attention", title="Multi-head self-attention", pages="25-34", score=0.0,
+                      max_score=5.0, status="failed", tests=[test], notes=[attack])
+    result = SubmissionResult(submission="x", checkpoint={"id": "i", "kind": "stand-in", "sha256": "s"},
+                              steps=[step], sandbox=SandboxReport(level="full"))
+
+    page = to_html(result)
+    assert "<script" not in page and "<img src=x" not in page
+    assert page.count("&lt;script&gt;") == 5  # name, message, output, map title and note, all shown
+    assert "\x1b" not in page
+    assert "yellow: not a number" in page

@@ -152,3 +152,24 @@ def test_a_save_within_the_same_second_is_graded_not_the_bytecode_of_the_file_be
     normalize = [test for test in result.steps[0].tests if test.name.startswith("normalize")]
     assert normalize and all(test.status == "failed" for test in normalize), \
         [(test.name, test.status) for test in result.steps[0].tests]
+
+
+def test_graded_files_are_named_from_where_the_student_stands(tmp_path):
+    from grader.graded_files import GradedFiles
+
+    kit = tmp_path / "kit"
+    (kit / "grader").mkdir(parents=True)
+    (kit / "grader" / "paths.py").write_text("")
+    (kit / "exercises").mkdir()
+    (kit / "notebooks").mkdir()
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+
+    def shown(here: Path) -> str:
+        return GradedFiles.of(kit / "exercises", ("05_attention",), here).shown("05_attention")
+
+    assert shown(kit) == "exercises/05_attention.py"
+    assert shown(kit / "exercises") == "05_attention.py"
+    assert shown(kit / "notebooks") == "../exercises/05_attention.py"  # the same copy: relative
+    assert shown(outside) == str((kit / "exercises" / "05_attention.py").resolve())  # no copy here
+    assert GradedFiles.of(kit / "exercises", ("05_attention",), outside).other_copy() is None
