@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from grader import paths
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from grader import paths
 from grader.cli import app
 from grader.reports import to_gradescope, to_json, to_junit
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS, STEPS
 
 runner = CliRunner()

@@ -25,7 +25,7 @@ from grader import paths
 from grader.expected.store import verify
 from grader.results import STEP_STATUSES, TEST_STATUSES, StepResult
 from grader.runner import sandbox
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 MARKER = "vgh-7f3a91"  # in the command line or name of every process tests/hostile/background starts

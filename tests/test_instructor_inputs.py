@@ -133,7 +133,7 @@ def test_fixtures_hold_the_given_photographs_as_the_checkpoint_sees_them(built, 
 
 
 def test_grading_with_those_fixtures_works(built, hub_home):
-    from grader.runner.grade import Grader, GradeOptions
+    from grader.runner.grader import Grader, GradeOptions
 
     grader = Grader(GradeOptions(fixtures=built, steps=(BUILT_STEP,)))
     try:

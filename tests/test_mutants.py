@@ -16,7 +16,7 @@ import pytest
 from grader.mistakes import CATALOGUE
 from grader.paths import SOLUTIONS, step_file
 from grader.results import StepResult
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS, STEPS
 from mutants.catalogue import MUTANTS, Mutant
 

@@ -17,7 +17,7 @@ import pytest
 
 from grader import paths
 from grader.runner import sandbox
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -52,7 +52,7 @@ from pathlib import Path
 from grader import paths
 from grader.reports.gradescope import to_gradescope
 from grader.reports.junit import to_junit
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 
 grader = Grader(GradeOptions())
@@ -243,7 +243,7 @@ DOCKER = [*WITH_ALL_UIDS, *NO_SYS_ADMIN]
 DOCKER_SCRIPT = """
 import json, sys
 from pathlib import Path
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 
 grader = Grader(GradeOptions(hidden=False))

@@ -20,7 +20,7 @@ from grader.cli import app
 from grader.paths import SOLUTIONS, step_file
 from grader.reports import render, to_json
 from grader.results import StepResult
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS, get_step
 from mutants.catalogue import MUTANTS
 from mutants.unseen import STYLES, UNSEEN, edited_function

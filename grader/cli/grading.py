@@ -55,7 +55,7 @@ def run_grader(submissions: list[Path], steps: tuple[str, ...], *, hidden: bool,
                references: bool = True, jobs: int = 1) -> list[SubmissionResult]:
     """Grade each submission; several at once with `jobs` > 1 (one process per submission)."""
     from grader.expected.store import FixtureError
-    from grader.runner.grade import GradeOptions
+    from grader.runner.grader import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=references, timeout=timeout, steps=steps)
     try:
@@ -67,7 +67,7 @@ def run_grader(submissions: list[Path], steps: tuple[str, ...], *, hidden: bool,
 
 
 def _grade_serial(submissions: list[Path], options) -> list[SubmissionResult]:
-    from grader.runner.grade import Grader
+    from grader.runner.grader import Grader
 
     total = len(submissions) * len(options.steps)
     with progress("grading", total) as advance:
@@ -87,7 +87,7 @@ def _start_pool_process(options) -> None:
     import atexit
     import os
 
-    from grader.runner.grade import Grader
+    from grader.runner.grader import Grader
 
     global _POOL_GRADER
     os.environ["OMP_NUM_THREADS"] = "1"

@@ -214,8 +214,8 @@ def _toml_sections(text: str) -> list[tuple[str, str]]:
 
 def student_readme(manifest: dict) -> str:
     """The release's README.md: setup, checking a step, reading the messages, how grading works."""
+    from grader.runner.remote import DEFAULT_MEMORY
     from grader.steps import DEFAULT_TIMEOUT
-    from grader.runner.session import DEFAULT_MEMORY
     from grader.steps import STEPS
 
     rows = "\n".join(f"| `{s.id}` | {', '.join(f'`{f}`' for f in s.functions)} | {s.pages} | {s.points} |"

@@ -177,7 +177,7 @@ def _graded(folder: Path, step_timeout: float, show_hidden: bool) -> dict[str, A
     """The results.json of one clean submission folder, hidden tests included."""
     from grader.expected.store import FixtureError
     from grader.reports import to_gradescope
-    from grader.runner.grade import GradeOptions, Grader
+    from grader.runner.grader import GradeOptions, Grader
 
     try:
         grader = Grader(GradeOptions(hidden=True, references=True, timeout=step_timeout))

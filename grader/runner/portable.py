@@ -26,7 +26,8 @@ from typing import Any
 
 from grader.results import SandboxReport
 from grader.runner import protocol, sandbox
-from grader.runner.session import Worker
+from grader.runner.remote import StepWorker
+from grader.runner.runners import missing_tools
 from grader.runner.zygote import WORKER_PRINTING_KEPT_BYTES  # the same share of a worker's printing
 
 WINDOWS = sys.platform == "win32"
@@ -38,43 +39,8 @@ WINDOWS_ENVIRONMENT = ("SYSTEMROOT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "AP
                        "PATHEXT", "COMSPEC", "NUMBER_OF_PROCESSORS", "PROCESSOR_ARCHITECTURE")
 
 
-def missing_tools() -> list[str]:
-    """What the zygote needs and this Python lacks: empty on Linux, where the zygote runs."""
-    missing = [name for name, present in (
-        ("os.fork", hasattr(os, "fork")), ("socket.send_fds", hasattr(socket, "send_fds")),
-        ("os.killpg", hasattr(os, "killpg"))) if not present]
-    try:
-        import resource  # noqa: F401 - Unix only
-    except ImportError:
-        missing.append("resource")
-    if not sys.platform.startswith("linux"):
-        return missing + [f"Linux's namespaces (this is {sys.platform})"]
-    return missing + [f"libc {name}" for name in ("prctl", "unshare", "mount") if not _in_libc(name)]
-
-
-def _in_libc(name: str) -> bool:
-    try:
-        sandbox._libc_function(name)
-    except sandbox.Unavailable:
-        return False
-    return True
-
-
-def use_portable() -> bool:
-    return os.environ.get("VITGRADE_RUNNER") == "portable" or bool(missing_tools())
-
-
-def start_workers():
-    """The zygote where it can run, else the portable launcher; both start importing torch now."""
-    from grader.runner.session import Zygote
-
-    return Launcher() if use_portable() else Zygote()
-
-
-class Launcher:
+class PortableRunner:
     """Starts one subprocess worker per step, the next one always importing torch ahead of time."""
-
-    portable = True
 
     def __init__(self) -> None:
         self._env = {**sandbox.worker_environment(dict(os.environ)), **_windows_environment(),
@@ -94,7 +60,11 @@ class Launcher:
             self._spare = None
             raise RuntimeError(f"a grading worker did not start: {error}") from None
 
-    def spawn(self, init: dict[str, Any]) -> Worker:
+    def spawn(self, init: dict[str, Any]) -> PortableSubmission:
+        return PortableSubmission(self, init)
+
+    def start_step(self, init: dict[str, Any]) -> StepWorker:
+        """A started worker, told which submission and step to serve."""
         self.wait_ready()
         spawned, self._spare = self._spare, None
         refused = spawned.limit_memory(int(init["memory"]))
@@ -105,7 +75,7 @@ class Launcher:
             pass  # it died after starting: the Worker finds it gone and says how it ended
         self._used.append(spawned)
         self._spare = Spawned(self._env)  # its torch import overlaps this step
-        return Worker(spawned.sock, None, self, tree=spawned)
+        return StepWorker(spawned.sock, spawned)
 
     def reap(self) -> int:
         """End what finished steps left behind (a worker's tree is already ended when it closes)."""
@@ -140,6 +110,20 @@ class Launcher:
             layers.append(f"memory limit {gib} ({how.get(sys.platform, 'RLIMIT_DATA')})")
         layers.append("environment allow-list")
         return SandboxReport(level="portable", layers=layers, missing=missing)
+
+
+class PortableSubmission:
+    """One submission's steps, each in a fresh worker of the runner."""
+
+    def __init__(self, runner: PortableRunner, init: dict[str, Any]) -> None:
+        self._runner, self._init = runner, init
+        self.alive = True
+
+    def step(self, init: dict[str, Any]) -> StepWorker:
+        return self._runner.start_step({**self._init, **init})
+
+    def close(self) -> None:
+        """Nothing of its own: each step's worker ends with its step (or at the runner's reap)."""
 
 
 def _windows_environment() -> dict[str, str]:

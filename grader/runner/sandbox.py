@@ -65,6 +65,11 @@ def _libc_function(name: str):
     return function
 
 
+def in_libc(name: str) -> bool:
+    """Whether this platform's libc offers `name` (the zygote needs prctl, unshare and mount)."""
+    return _libc is not None and getattr(_libc, name, None) is not None
+
+
 def _prctl(option: int, arg: int = 0) -> int:
     return _libc_function("prctl")(option, arg, 0, 0, 0)
 

@@ -16,14 +16,13 @@ import time
 from pathlib import Path
 
 from grader.runner import protocol, sandbox, worker
-from grader.runner.zygote import _preload
 
 PARENT_CHECK = 0.5  # seconds between checks that the judge is still there (POSIX)
 
 
 def main(argv: list[str]) -> None:
     sock = _socket(argv)
-    _preload()
+    worker.preload()
     _watch_parent()
     protocol.send(sock, {"type": "started", "pid": os.getpid()})
     try:
@@ -32,13 +31,14 @@ def main(argv: list[str]) -> None:
         os._exit(0)  # a spare worker the judge no longer needs
     init = {k: v for k, v in header.items() if k != "op"}
     try:
-        worker.bind_earlier_steps(init["step"], Path(init["submission"]), init["references"])
-        context = worker.Context(init["checkpoint"], init["references"])
+        worker.load_references(init["references"])
+        worker.bind_earlier_steps(init["step"], Path(init["submission"]), init["step_references"])
+        context = worker.Context(init["checkpoint"])
         _limit_memory(int(init["memory"]))
     except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
         protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
         os._exit(0)
-    _serve(sock, {**init, "_context": context})
+    _serve(sock, init, context)
 
 
 def _socket(argv: list[str]) -> socket.socket:
@@ -60,11 +60,11 @@ def _limit_memory(limit: int) -> None:
         pass  # the judge's report names the missing memory limit
 
 
-def _serve(sock: socket.socket, init: dict) -> None:
+def _serve(sock: socket.socket, init: dict, context: worker.Context) -> None:
     """Serve until told to stop; the exit status says whether serving itself failed, as in C3."""
     code = 0
     try:
-        worker.serve(sock, init)
+        worker.serve(sock, init, context)
     except MemoryError:
         code = protocol.EXIT_NO_MEMORY
     except BaseException:  # noqa: BLE001 - the exit code tells the judge this was not a clean stop

@@ -56,17 +56,17 @@ def base_view(kit_root: Path) -> list[str]:
     return [*SYSTEM, *python_installation(kit_root), *grader_files()]
 
 
-def step_view(base: list[str], init: dict) -> list[str]:
-    """`base` plus what one step reads: the checkpoint, the submission, the stubs of its missing
-    earlier steps (references are loaded before the view is entered, so they stay out)."""
+def submission_view(base: list[str], init: dict) -> list[str]:
+    """`base` plus what one submission's steps read: the checkpoint, the submission, and the stubs
+    that stand in for its missing steps (references are loaded before the view is entered, so
+    they stay out)."""
     from grader.paths import EXERCISES
     from grader.steps import STEP_IDS
 
     submission = Path(init["submission"])
     # Nothing that holds the submission's folder: in a class folder that would show its siblings.
     base = [p for p in base if not _inside(submission.parent, Path(p))]
-    stubs = [str(EXERCISES / f"{s}.py") for s in STEP_IDS[: STEP_IDS.index(init["step"])]
-             if s not in init["references"] and not (submission / f"{s}.py").exists()]
+    stubs = [str(EXERCISES / f"{s}.py") for s in STEP_IDS if not (submission / f"{s}.py").exists()]
     return [*base, init["checkpoint"], str(submission), *stubs]
 
 

@@ -57,19 +57,32 @@ class _StepRecorder:
         return recorded
 
 
-def bind_earlier_steps(step_id: str, submission: Path, references: dict[str, str]) -> None:
-    """Earlier steps resolve to the references where given, else to the submission's own files
-    (a step missing from the submission falls back to its unwritten stub)."""
+REFERENCES: dict[str, ModuleType] = {}  # step id -> the reference solution, loaded before the view
+
+
+def load_references(references: dict[str, str]) -> None:
+    """Import the reference solutions of earlier steps while their folder is still visible (the
+    sandbox's view hides it); trusted code, run before any student code."""
+    from grader.student import load_step_file
+
+    for step_id, path in references.items():
+        REFERENCES[step_id] = load_step_file(Path(path))
+
+
+def bind_earlier_steps(step_id: str, submission: Path, references: list[str]) -> None:
+    """Earlier steps resolve to the loaded references named in `references`, else to the
+    submission's own files (a step missing from the submission falls back to its unwritten stub)."""
     from grader.paths import EXERCISES
     from grader.steps import STEP_IDS
     from grader.student import bind_step
 
     for earlier in STEP_IDS[: STEP_IDS.index(step_id)]:
-        path = Path(references[earlier]) if earlier in references else submission / f"{earlier}.py"
-        module = _LazyModule(path if path.exists() else EXERCISES / f"{earlier}.py")
-        bind_step(earlier, _StepRecorder(earlier, module))  # type: ignore[arg-type]
         if earlier in references:
-            module.load()  # references load before the sandbox hides their folder
+            module: Any = REFERENCES[earlier]
+        else:
+            path = submission / f"{earlier}.py"
+            module = _LazyModule(path if path.exists() else EXERCISES / f"{earlier}.py")
+        bind_step(earlier, _StepRecorder(earlier, module))  # type: ignore[arg-type]
 
 
 class _LazyModule:
@@ -87,6 +100,23 @@ class _LazyModule:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.load(), name)
+
+
+def preload() -> None:
+    """Everything a worker needs, imported once before any student code: the zygote's forks share
+    it copy-on-write, a portable worker imports it while it waits for its submission."""
+    import safetensors.torch  # noqa: F401
+    import torch
+
+    import grader.params  # noqa: F401
+    import grader.paths  # noqa: F401
+    import grader.photos  # noqa: F401 - the worker's pixel arguments, after the view is entered
+    import grader.runner.probe  # noqa: F401
+    import grader.runner.vit  # noqa: F401 - the occlusion tests' ViT, built after the view is entered
+    import grader.steps  # noqa: F401
+    import grader.student  # noqa: F401
+
+    torch.zeros(1) @ torch.zeros(1, 1)  # warm the allocator before forking
 
 
 # ---------------------------------------------------------------- values in and out
@@ -248,8 +278,8 @@ def describe_error(error: BaseException, student_files: tuple[str, ...]) -> dict
 class Context:
     """The checkpoint and models the judge can refer to by name, built once per worker."""
 
-    def __init__(self, checkpoint: str | None, references: dict[str, str]) -> None:
-        self._checkpoint, self._references = checkpoint, references
+    def __init__(self, checkpoint: str | None) -> None:
+        self._checkpoint = checkpoint
         self._state: dict | None = None
         self._params = self._vit_model = None
 
@@ -363,13 +393,12 @@ def _unrecorded(model: Callable) -> Callable:
     return forward
 
 
-def serve(sock: socket.socket, init: dict[str, Any]) -> None:
-    """Load the student's file, then answer calls until told to stop."""
+def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
+    """Load the student's file of one step, then answer calls until told to stop."""
     global memory_limit
     step_id, submission = init["step"], Path(init["submission"])
     student_file = submission / f"{step_id}.py"
     student_files = tuple(os.path.realpath(p) for p in submission.glob("*.py"))
-    context = init["_context"]
     memory_limit = int(init["memory"])
     if not student_file.exists():
         protocol.send(sock, {"type": "load_error", "kind": "missing", "file": str(student_file)})

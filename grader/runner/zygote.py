@@ -1,11 +1,18 @@
-"""The zygote: imports torch once, probes the sandbox, then forks one sandboxed worker per step.
+"""The zygote: imports torch once, probes the sandbox, then forks one sandboxed worker per submission,
+which forks a fresh process for each step.
 
-Process tree for one step (C1-C3 are forked here):
+Process tree for one submission (C1-C3 are forked here):
     judge ── zygote ── C1 (enters new namespaces) ── C2 (PID 1 there: prepares, enters the view, reaps)
-                                                       └─ C3 (no privileges, limits: runs student code)
-C2 captures C3's stdout/stderr and reports how C3 ended. When C2 dies the kernel kills everything
-in its PID namespace, so nothing the student starts can outlive the step. Each layer is used only
-where the probe (before `ready`) found that this machine allows it.
+                                                       └─ C3, one per step (no privileges, limits:
+                                                          runs student code)
+C2 loads the reference solutions and enters the submission's view once, never runs student code,
+and forks C3 for each step the judge asks for: what one step's code does to its interpreter (a
+patched torch, module state) dies with its C3, and the next step starts from C2's clean copy. C2
+captures each C3's stdout/stderr, reports how it ended, then kills whatever it left behind and
+empties the view's /tmp; it ends itself when that fails, and the judge starts a fresh one. When C2
+dies the kernel kills everything in its PID namespace, so nothing the student starts can outlive
+the submission. Each layer is used only where the probe (before `ready`) found that this machine
+allows it.
 """
 from __future__ import annotations
 
@@ -30,11 +37,12 @@ BASE_VIEW: list[str] = []  # what every worker sees of the file system
 def main(fd: int) -> None:
     global PLAN, BASE_VIEW
     from grader.paths import KIT_ROOT
+    from grader.runner import worker
 
     control = socket.socket(fileno=fd)
     # Before torch: forking a small process is cheap.
     PLAN = sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
-    _preload()
+    worker.preload()
     BASE_VIEW = view.base_view(KIT_ROOT)
     if PLAN.subreaper:
         sandbox.set_subreaper()
@@ -53,24 +61,6 @@ def main(fd: int) -> None:
             break
     reap_children()
     os._exit(0)  # skip the interpreter's teardown of torch: the judge is waiting for this exit
-
-
-def _preload() -> None:
-    """Everything a worker needs, imported once here and shared copy-on-write by every fork."""
-    import numpy  # noqa: F401
-    import safetensors.torch  # noqa: F401
-    import torch
-
-    import grader.params  # noqa: F401
-    import grader.paths  # noqa: F401
-    import grader.photos  # noqa: F401 - the worker's pixel arguments, after the view is entered
-    import grader.runner.probe  # noqa: F401
-    import grader.runner.vit  # noqa: F401 - the occlusion tests' ViT, built after the view is entered
-    import grader.runner.worker  # noqa: F401
-    import grader.steps  # noqa: F401
-    import grader.student  # noqa: F401
-
-    torch.zeros(1) @ torch.zeros(1, 1)  # warm the allocator before forking
 
 
 def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
@@ -103,44 +93,71 @@ def _c1(init: dict[str, Any], sock: socket.socket) -> None:
         os._exit(0)
 
 
-def _c2(init: dict[str, Any], sock: socket.socket) -> None:
+def _c2(init: dict[str, Any], control: socket.socket) -> None:
+    """One submission's warm parent: prepares once, then forks a C3 for each step it is asked for."""
     from grader.runner import worker
 
     try:
         host_pid = int(os.readlink("/proc/self"))  # still the host's /proc: our pid as the judge sees it
-        protocol.send(sock, {"type": "spawned", "pid": host_pid})
+        protocol.send(control, {"type": "spawned", "pid": host_pid})
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_IGN)
         _die_with_parent()
-        submission = Path(init["submission"])
-        worker.bind_earlier_steps(init["step"], submission, init["references"])
-        # The checkpoint is read later, by the worker: a parallel torch op here would start
-        # OpenMP threads that the forked worker does not have, and its first parallel op would hang.
-        context = worker.Context(init["checkpoint"], init["references"])
+        worker.load_references(init["references"])  # before the view hides the solutions' folder
+        # The checkpoint is read later, by each C3: a parallel torch op here would start OpenMP
+        # threads that the forked C3 does not have, and its first parallel op would hang.
+        context = worker.Context(init["checkpoint"])
         if PLAN.view:
-            sandbox.enter_view(view.step_view(BASE_VIEW, init))
-        if PLAN.unprivileged:  # the worker's user cannot write the judge's temporary folder
-            os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="vitgrade-worker-")
-            os.chown(os.environ["TMPDIR"], sandbox.NOBODY, sandbox.NOBODY)
-            tempfile.tempdir = None  # found again from TMPDIR
-        read_end, write_end = os.pipe()
-        pid = os.fork()
-        if pid == 0:
-            os.close(read_end)
-            _c3(init, sock, write_end, context)
-        os.close(write_end)
-        head, total, status = _capture(read_end, pid)
-        if PLAN.unprivileged:
-            shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
-        protocol.send(sock, {"type": "exit", **_describe_status(status), "output_bytes": total,
-                             "output_head": head.decode("utf-8", "replace")})
+            sandbox.enter_view(view.submission_view(BASE_VIEW, init))
+        if PLAN.subreaper and os.getpid() != 1:  # what a step leaves behind comes back to us
+            sandbox.set_subreaper()
+        made_in_tmp = set(os.listdir("/tmp")) if PLAN.view else set()
+        protocol.send(control, {"type": "ready"})
     except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
         try:
-            protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
+            protocol.send(control, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
         except OSError:
             pass
+        os._exit(0)
+    try:
+        while True:
+            header, _ = protocol.receive(control)
+            if header.get("op") != "step":
+                break
+            _, fds, _, _ = socket.recv_fds(control, 1, 1)
+            step_sock = socket.socket(fileno=fds[0])
+            protocol.send(control, _run_step({**init, **header}, control, step_sock, context))
+            if not _end_leftovers():
+                break  # in doubt: the judge starts a fresh C2 for the next step
+            if PLAN.view:
+                _empty_tmp(made_in_tmp)
+    except BaseException:  # noqa: BLE001 - the judge gone or garbled: nothing is left to serve
+        pass
     finally:
         os._exit(0)
+
+
+def _run_step(init: dict[str, Any], control: socket.socket, step_sock: socket.socket,
+              context: Any) -> dict[str, Any]:
+    """Fork C3 for one step, capture what it prints until it ends, and say how it ended."""
+    if PLAN.unprivileged:  # the worker's user cannot write the judge's temporary folder
+        os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="vitgrade-worker-")
+        os.chown(os.environ["TMPDIR"], sandbox.NOBODY, sandbox.NOBODY)
+        tempfile.tempdir = None  # found again from TMPDIR
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        control.close()  # the judge's line to C2 never reaches student code
+        os.close(read_end)
+        _c3(init, step_sock, write_end, context)
+    os.close(write_end)
+    step_sock.close()
+    head, total, status = _capture(read_end, pid)
+    os.close(read_end)
+    if PLAN.unprivileged:
+        shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
+    return {"type": "exit", **_describe_status(status), "output_bytes": total,
+            "output_head": head.decode("utf-8", "replace")}
 
 
 def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> None:
@@ -156,14 +173,49 @@ def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> N
         os.dup2(output_fd, 2)
         os.close(output_fd)
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        _die_with_parent()
+        worker.bind_earlier_steps(init["step"], Path(init["submission"]), init["step_references"])
         _confine_worker(init)
-        worker.serve(sock, {**init, "_context": context})
+        worker.serve(sock, init, context)
     except MemoryError:
         code = protocol.EXIT_NO_MEMORY
     except BaseException:  # noqa: BLE001 - the exit code tells the judge this was not a clean stop
         code = protocol.EXIT_BROKEN
     finally:
         os._exit(code)
+
+
+def _end_leftovers() -> bool:
+    """Kill whatever the step's process left behind; True once nothing is left."""
+    if os.getpid() != 1:
+        reap_children()
+        return not _children()
+    deadline = time.monotonic() + REAP_PATIENCE
+    while time.monotonic() < deadline:  # PID 1 of the namespace: -1 reaches every other process in it
+        try:
+            os.kill(-1, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
+        except ChildProcessError:
+            return True
+        time.sleep(0.005)
+    return False
+
+
+def _empty_tmp(kept: set[str]) -> None:
+    """The view's /tmp as the next step must find it: what one step wrote there is gone."""
+    for name in set(os.listdir("/tmp")) - kept:
+        path = os.path.join("/tmp", name)
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            try:
+                os.unlink(path)
+            except OSError:
+                pass
 
 
 def _die_with_parent() -> None:

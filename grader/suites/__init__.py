@@ -1,1 +1,2 @@
-"""The hidden suites, one per step, and what they share (`support`, `feedback`)."""
+"""The hidden suite (`test_steps`, one test per fixture case of every step) and what it shares
+(`support`, `feedback`, `diagnosis`, `returned`)."""

@@ -13,10 +13,10 @@ import numpy as np
 
 from grader.expected.store import Case, Fingerprint
 from grader.results import Finding
-from grader.runner.session import Returned
 from grader.steps import get_step
 from grader.suites.diagnosis import diagnose
 from grader.suites.feedback import DEFAULT_TOLERANCE, INSTRUMENTS, Feedback, compare, shape_text
+from grader.suites.returned import Returned
 
 FLOAT_DTYPES = ("float32", "float64")
 OUTPUT_NAMES = {"qkv_heads": ("q", "k", "v")}

@@ -16,7 +16,7 @@ def _kit_module(name: str) -> types.ModuleType:
     return sys.modules.get(name) or types.ModuleType(name)
 
 
-session = _kit_module("grader.runner.session")
+session = _kit_module("grader.runner.remote")
 feedback = _kit_module("grader.suites.feedback")
 support = _kit_module("grader.suites.support")
 

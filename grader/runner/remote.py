@@ -10,12 +10,13 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
+from grader.results import SandboxReport
 from grader.runner import protocol, sandbox
+from grader.suites.returned import Described, Returned
 
 PRINTED_KEPT = 4096  # characters of one call's printing kept, whatever the worker claims
 DEFAULT_MEMORY = 4 << 30  # bytes per worker; a batch of 196 ViT-Ti forwards needs about 1.4 GB
@@ -27,31 +28,6 @@ class WorkerGone(Exception):
     def __init__(self, status: str, message: str) -> None:
         super().__init__(message)
         self.status, self.message = status, message
-
-
-@dataclass
-class Returned:
-    """One call's outcome as the judge sees it."""
-
-    ok: bool
-    value: Any = None  # np.ndarray, python scalar, tuple of those, or None
-    kind: str = ""  # "tensor", "ndarray", "tuple", "int", ... or the type name of anything else
-    dtype: str | None = None
-    type_name: str = ""
-    error: dict[str, Any] = field(default_factory=dict)
-    used: list[str] = field(default_factory=list)
-    forbidden: list[str] = field(default_factory=list)
-    modified: list[int] = field(default_factory=list)  # positions of arguments changed in place
-    seconds: float = 0.0
-    printed: str = ""  # the start of what the call printed (stdout and stderr, from Python code)
-    printed_bytes: int = 0  # how much it printed in all
-
-
-class Described(str):
-    """A returned object the worker could only describe: shows as its description, is never data."""
-
-    def __repr__(self) -> str:
-        return str(self)
 
 
 GARBLED = ("the worker's messages were garbled ({}); does your code write to inherited file "
@@ -106,8 +82,33 @@ def _exit_info(header: dict[str, Any]) -> dict[str, Any]:
             "output_head": str(header.get("output_head", ""))}
 
 
-class Zygote:
-    """A process that has imported torch and forks workers; started early, used by every step."""
+class StepEnds(Protocol):
+    """How a step's process is ended and how its end is learnt: the submission worker's part."""
+
+    def ended(self) -> dict[str, Any] | None:
+        """How the step's process ended (after its socket closed), with what it printed, or None."""
+
+    def kill(self) -> None:
+        """End the step's process and everything it started: the submission worker is not reused."""
+
+
+class SubmissionWorker(Protocol):
+    """One submission's worker: a fresh process for each step, from a parent no student code ran in
+    (the zygote's C2), or steps in turn in one process (the portable runner)."""
+
+    alive: bool
+    """False once a step ended it (a crash, a time limit, a broken protocol): never reused."""
+
+    def step(self, init: dict[str, Any]) -> StepWorker:
+        """Start serving one step (`init`: its id, functions, references, time and memory limits)."""
+
+    def close(self) -> None:
+        """End the worker and everything it started."""
+
+
+class ZygoteRunner:
+    """The Linux runner: a process that has imported torch and forks a sandboxed worker per
+    submission; started early, used by every submission of a grading run."""
 
     def __init__(self) -> None:
         ours, theirs = socket.socketpair()
@@ -118,33 +119,39 @@ class Zygote:
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, env=env)
         theirs.close()
-        self._ready = False
-        self._sandbox: dict[str, Any] = {}
+        self._plan: sandbox.Plan | None = None
 
-    def _wait_ready(self) -> None:
-        if not self._ready:
+    def plan(self) -> sandbox.Plan:
+        """The zygote's probe: which confinement layers its workers get (waits for it once)."""
+        if self._plan is None:
             self._sock.settimeout(120)
             header, _ = protocol.receive(self._sock)
             if header.get("type") != "ready":
                 raise RuntimeError("the grading zygote did not start")
-            self._sandbox = dict(header.get("sandbox") or {})
-            self._ready = True
+            self._plan = sandbox.Plan.from_json(dict(header.get("sandbox") or {}))
+        return self._plan
 
-    def sandbox(self) -> dict[str, Any]:
-        """The zygote's probe: which confinement layers its workers get (`sandbox.Plan` as JSON)."""
-        self._wait_ready()
-        return self._sandbox
+    def report(self, memory: int) -> SandboxReport:
+        """The probe's findings as reports show them, the memory limit with its figure."""
+        plan = self.plan()
+        layers = [f"memory limit {memory / 2**30:g} GiB" if layer == "memory limit" else layer
+                  for layer in plan.layers()]
+        return SandboxReport(level=plan.level(), layers=layers, missing=list(plan.missing))
 
-    def spawn(self, init: dict[str, Any]) -> Worker:
-        self._wait_ready()
+    def confines_files(self) -> bool:
+        """Whether workers see only the read-only view (the fixtures out of their reach)."""
+        return bool(self.plan().view)
+
+    def spawn(self, init: dict[str, Any]) -> ZygoteSubmission:
+        self.plan()
         protocol.send(self._sock, {"op": "spawn", **init})
         header, _ = protocol.receive(self._sock)
         _, fds, _, _ = socket.recv_fds(self._sock, 1, 1)
-        return Worker(socket.socket(fileno=fds[0]), header["pid"], self)
+        return ZygoteSubmission(socket.socket(fileno=fds[0]), int(header["pid"]))
 
     def reap(self) -> int:
-        """Kill whatever a worker left behind; returns how many processes that was."""
-        if not self._ready or self._process.poll() is not None:
+        """Kill whatever workers left behind; returns how many processes that was."""
+        if self._plan is None or self._process.poll() is not None:
             return 0
         protocol.send(self._sock, {"op": "reap"})
         header, _ = protocol.receive(self._sock)
@@ -163,13 +170,100 @@ class Zygote:
             self._process.wait()
 
 
-class Worker:
-    """One sandboxed worker for one step. Calls are synchronous, each with a deadline."""
+SETUP_PATIENCE = 120.0  # seconds for C2 to load the references and enter the view on a busy machine
+END_PATIENCE = 15.0  # seconds for C2 to report a step's end (it first waits for the step's process)
 
-    def __init__(self, sock: socket.socket, c1_pid: int | None, zygote: Any, tree: Any = None) -> None:
-        self._sock, self._c1, self._zygote = sock, c1_pid, zygote
-        self._tree = tree  # the portable runner's worker (`portable.Spawned`): the judge sees it end
+
+class ZygoteSubmission:
+    """The judge's line to one submission's C2: asks it for a fresh C3 per step and hears how each
+    one ended. Any abnormal end kills C2 with everything in its namespace: the next step gets a
+    fresh C2."""
+
+    def __init__(self, control: socket.socket, c1_pid: int) -> None:
+        self._control, self._c1 = control, c1_pid
         self._c2: int | None = None
+        self.alive = True
+        self._prepared = False
+
+    def _prepare(self) -> None:
+        """Wait until C2 has loaded the references and entered the view (once)."""
+        if self._prepared:
+            return
+        self._control.settimeout(SETUP_PATIENCE)
+        header = self._receive()
+        if header.get("type") == "spawned":  # sent before anything else: its pid as the judge sees it
+            self._c2 = int(header["pid"])
+            header = self._receive()
+        if header.get("type") != "ready":
+            self.kill()
+            raise WorkerGone("error", f"the grader could not prepare the worker: {header.get('message')}")
+        self._prepared = True
+
+    def _receive(self) -> dict[str, Any]:
+        try:
+            header, _ = protocol.receive(self._control)
+        except (EOFError, OSError, protocol.ProtocolError, TimeoutError):
+            self.kill()
+            raise WorkerGone("error", "the worker process ended unexpectedly") from None
+        return header
+
+    def step(self, init: dict[str, Any]) -> StepWorker:
+        self._prepare()
+        ours, theirs = socket.socketpair()
+        try:
+            protocol.send(self._control, {"op": "step", **init})
+            socket.send_fds(self._control, [b"F"], [theirs.fileno()])
+        except OSError:
+            ours.close()
+            self.kill()
+            raise WorkerGone("error", "the worker process ended unexpectedly") from None
+        finally:
+            theirs.close()
+        return StepWorker(ours, self)
+
+    def ended(self) -> dict[str, Any] | None:
+        """C2's report of the step's end, which it sends once the step's process has exited."""
+        if not self.alive:
+            return None
+        self._control.settimeout(END_PATIENCE)
+        try:
+            header = self._receive()
+        except WorkerGone:
+            return None
+        if header.get("type") != "exit":
+            self.kill()
+            return None
+        return _exit_info(header)
+
+    def kill(self) -> None:
+        """End C2 and C1: the kernel ends everything in their namespace (the zygote reaps the rest)."""
+        self.alive = False
+        for pid in (self._c2, self._c1):
+            if pid:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    pass
+        try:
+            self._control.close()
+        except OSError:
+            pass
+
+    def close(self) -> None:
+        if self.alive:
+            try:
+                protocol.send(self._control, {"op": "stop"})
+            except OSError:
+                pass
+        self.kill()
+
+
+class StepWorker:
+    """The process that runs one step's student code. Calls are synchronous, each with a deadline."""
+
+    def __init__(self, sock: socket.socket, ends: StepEnds) -> None:
+        self._sock, self._ends = sock, ends
+        self._open = True
         self.exit_info: dict[str, Any] | None = None
         self.functions: list[str] = []
 
@@ -184,17 +278,12 @@ class Worker:
             self.kill()
             raise WorkerGone("timeout", "time limit reached") from None
         except EOFError:
-            if self._tree is not None and self.exit_info is None:
-                self.exit_info = self._tree.ended()
+            self._learn_end()
             self.kill()
             raise WorkerGone("error", self._ended_message()) from None
         except (protocol.ProtocolError, OSError) as error:
             self.kill()
             raise WorkerGone("error", GARBLED.format(error)) from None
-        if header.get("type") == "exit":
-            self.exit_info = _exit_info(header)
-            self.kill()
-            raise WorkerGone("error", self._ended_message())
         if header.get("type") == "setup_error":
             self.kill()
             raise WorkerGone("error", f"the grader could not prepare the worker: {header.get('message')}")
@@ -203,9 +292,6 @@ class Worker:
     def start(self, deadline: float) -> dict[str, Any]:
         """Wait until the student's file is loaded. Returns the `ready` or `load_error` header."""
         header, _ = self._receive(deadline)
-        if header.get("type") == "spawned":
-            self._c2 = int(header["pid"])  # sent before any student code runs
-            header, _ = self._receive(deadline)
         if header.get("type") == "ready":
             functions = header.get("functions", [])
             if not isinstance(functions, list):
@@ -246,28 +332,34 @@ class Worker:
                     "file descriptors it did not open?")
         return f"your code ended the worker (exit status {info.get('code')})"
 
-    def close(self, deadline: float) -> dict[str, Any] | None:
-        """Ask the worker to stop and collect how it ended (and what it printed)."""
+    def _learn_end(self) -> None:
+        """How the process ended, once its socket has closed."""
         if self.exit_info is None:
+            self.exit_info = self._ends.ended()
+
+    def close(self, deadline: float) -> dict[str, Any] | None:
+        """Ask the process to stop and collect how it ended (and what it printed). A clean stop
+        leaves the submission worker ready for the next step; anything else ends it."""
+        if self.exit_info is None and self._open:
             try:
                 protocol.send(self._sock, {"op": "stop"})
-                while self.exit_info is None:
-                    self._receive(deadline)
-            except (WorkerGone, OSError):
-                pass
-        self.kill()
+                while True:  # anything it still sends is not read: a stopped step has no say
+                    self._sock.settimeout(max(0.001, deadline - time.monotonic()))
+                    protocol.receive(self._sock)
+            except EOFError:
+                self._learn_end()
+            except (OSError, protocol.ProtocolError):  # no end by the deadline, or garbled on the way
+                self.kill()
+        self._close_socket()
         return self.exit_info
 
     def kill(self) -> None:
-        """End the worker's whole process tree: C1 and C2 take theirs along, a Spawned its group or job."""
-        if self._tree is not None:
-            self._tree.kill()
-        for pid in (self._c2, self._c1):
-            if pid:
-                try:
-                    os.kill(pid, signal.SIGKILL)
-                except (ProcessLookupError, PermissionError):
-                    pass
+        """End the process and everything it started (with its submission worker)."""
+        self._ends.kill()
+        self._close_socket()
+
+    def _close_socket(self) -> None:
+        self._open = False
         try:
             self._sock.close()
         except OSError:

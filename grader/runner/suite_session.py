@@ -1,41 +1,58 @@
-"""Grading one step: its hidden pytest suite runs here, in the judge; the student's functions run
-in one sandboxed worker per step, reached through the `student` fixture."""
+"""One submission's pytest session: the hidden suite runs here, in the judge, over a plan of step
+runs in order; each run's student functions run in its own worker process, reached through the
+`student` fixture. Pytest's own output is swallowed; every outcome is recorded as a TestResult.
+"""
 from __future__ import annotations
 
 import io
 import os
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-from collections.abc import Callable, Iterator
 
 import pytest
 
 from grader.expected.store import Case
 from grader.results import StepResult, TestResult
-from grader.runner.session import Returned, Worker, WorkerGone
+from grader.runner.remote import StepWorker, WorkerGone
 from grader.steps import Step
 from grader.suites.feedback import Feedback
+from grader.suites.returned import Returned
 from grader.suites.support import wire_arguments
 
-SUITES = Path(__file__).resolve().parent.parent / "suites"
+SUITE = Path(__file__).resolve().parent.parent / "suites" / "test_steps.py"
+
+
+def _nothing_known() -> dict[str, str]:
+    return {}
+
+
+def _always() -> bool:
+    return True
 
 
 @dataclass
 class StepRun:
-    """Everything one step's grading needs, and what it found."""
+    """One step graded in the session: its cases, its worker, and what it found."""
 
     step: Step
     cases: list[Case]
-    spawn: Callable[[], Worker]  # starts a fresh worker for this step
-    deadline: float  # monotonic time by which the step must be done
-    limit_seconds: float  # the step's time limit, for messages
-    step_statuses: dict[str, str]  # earlier steps' statuses, for "blocked by" messages
+    limit_seconds: float  # the step's time limit
+    label: str = "main"  # what the run is for, in its test ids when not the step's own result
+    spawn: Callable[[], StepWorker] | None = None  # starts this run's worker process
+    earlier_statuses: Callable[[], dict[str, str]] = _nothing_known  # read as the run starts
+    wanted: Callable[[], bool] = _always  # read as the run starts: False runs nothing
+    on_start: Callable[[], None] | None = None
+    finished: Callable[[StepResult], None] | None = None
+    deadline: float = 0.0  # monotonic time by which the step must be done, set as it starts
+    step_statuses: dict[str, str] = field(default_factory=dict)  # earlier steps', for "blocked by"
+    result: StepResult | None = None
     tests: list[TestResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    worker: Worker | None = None
+    worker: StepWorker | None = None
     load_failure: Feedback | None = None
     timed_out: bool = False
     printed: int = 0
@@ -43,6 +60,11 @@ class StepRun:
     attributed: int = 0  # bytes the current worker printed that are shown already (under tests, at import)
     printed_at_import: bool = False
     failing_functions: set[str] = field(default_factory=set)  # of this step, for "blocked by"
+    started: float = 0.0
+
+    def test_id(self, case: Case) -> str:
+        own = "" if self.label == "main" else f" ({self.label})"
+        return f"{self.step.id}{own} · {case.name}"
 
 
 class Student:
@@ -51,7 +73,7 @@ class Student:
     def __init__(self, run: StepRun) -> None:
         self.run = run
 
-    def _worker(self) -> Worker:
+    def _worker(self) -> StepWorker:
         run = self.run
         if run.timed_out:
             raise Feedback("not run: the step's time limit was used up by an earlier call", status="timeout")
@@ -59,6 +81,7 @@ class Student:
             failure = run.load_failure
             raise Feedback(failure.message, status=failure.status, maps=failure.maps, finding=failure.finding)
         if run.worker is None:
+            assert run.spawn is not None, "a planned run has a way to start its worker"
             run.worker, run.attributed = run.spawn(), 0
             header = run.worker.start(run.deadline)
             _note_import_output(run, header.get("printed"))
@@ -140,27 +163,62 @@ def _load_failure(header: dict[str, Any]) -> Feedback:
                     f"{error.get('traceback', '').rstrip()}", status="error")
 
 
-class StepPlugin:
-    """A pytest plugin object: parametrizes the suite with the cases and records each outcome."""
+@dataclass
+class _Item:
+    """One test of the session: a case of one run (the `case` parameter, resolved by fixtures)."""
 
-    def __init__(self, run: StepRun) -> None:
-        self.run, self._student = run, Student(run)
+    run_index: int
+    case: Case
+
+
+class SessionPlugin:
+    """A pytest plugin object: parametrizes the suite with every run's cases in the plan's order,
+    starts and finishes each run as the session reaches it, and records each outcome."""
+
+    def __init__(self, runs: list[StepRun]) -> None:
+        self.runs = runs
+        self._students = [Student(run) for run in runs]
+        self._current = -1  # the run being served; runs before it are finished
 
     def pytest_generate_tests(self, metafunc: pytest.Metafunc) -> None:
         if "case" in metafunc.fixturenames:
-            metafunc.parametrize("case", self.run.cases, ids=[c.name for c in self.run.cases])
+            items = [_Item(i, case) for i, run in enumerate(self.runs) for case in run.cases]
+            ids = [self.runs[item.run_index].test_id(item.case) for item in items]
+            metafunc.parametrize("case", items, ids=ids, indirect=True)
 
     @pytest.fixture
-    def student(self) -> Student:
-        return self._student
-
-    def close(self) -> None:
-        self._student.close()
+    def case(self, request: pytest.FixtureRequest) -> Case:
+        return request.param.case
 
     @pytest.fixture
-    def step_statuses(self) -> dict[str, str]:
+    def student(self, request: pytest.FixtureRequest) -> Student:
+        return self._students[request.node.callspec.params["case"].run_index]
+
+    @pytest.fixture
+    def step_statuses(self, request: pytest.FixtureRequest) -> dict[str, str]:
         """Earlier steps' statuses, and this step's functions that failed so far (by name)."""
-        return {**self.run.step_statuses, **{f: "failed" for f in self.run.failing_functions}}
+        run = self.runs[request.node.callspec.params["case"].run_index]
+        return {**run.step_statuses, **{f: "failed" for f in run.failing_functions}}
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self.advance(item.callspec.params["case"].run_index)  # type: ignore[attr-defined]
+
+    def advance(self, index: int) -> None:
+        """Finish every run before `index` (those without cases too) and start the run at `index`."""
+        while self._current < index:
+            if self._current >= 0:
+                self._finish(self._current)
+            self._current += 1
+            if self._current < len(self.runs):
+                _start(self.runs[self._current])
+
+    def _finish(self, index: int) -> None:
+        run = self.runs[index]
+        self._students[index].close()
+        run.result = _step_result(run, time.monotonic() - run.started)
+        if run.finished is not None:
+            run.finished(run.result)
 
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo):
@@ -168,8 +226,9 @@ class StepPlugin:
         report = outcome.get_result()
         if report.when != "call" and not report.failed:
             return
-        case: Case | None = getattr(item, "callspec", None) and item.callspec.params.get("case")
-        weight = getattr(item.module, "POINTS", {}).get(case.function if case else item.name, 1)
+        planned: _Item = item.callspec.params["case"]  # type: ignore[attr-defined]
+        run, case = self.runs[planned.run_index], planned.case
+        weight = run.step.weights.get(case.function, 1)
         status, message, maps, finding = "passed", "", None, None
         if call.excinfo is not None:
             error = call.excinfo.value
@@ -179,19 +238,30 @@ class StepPlugin:
                 status, message = "failed", str(error)
             else:  # a fault of the grader itself: say so, never show its traceback
                 status, message = "error", f"internal grader error ({type(error).__name__}: {error})"
-        if case and status != "passed":
-            self.run.failing_functions.add(case.function)
-        (output, output_bytes), self.run.call_output = self.run.call_output, ("", 0)
-        self.run.tests.append(TestResult(
-            name=case.name if case else item.name, visibility=case.visibility if case else "visible",
-            status=status, score=float(weight), max_score=float(weight), message=message,
-            seconds=report.duration, maps=maps, output=output, output_bytes=output_bytes, finding=finding))
+        if status != "passed":
+            run.failing_functions.add(case.function)
+        (output, output_bytes), run.call_output = run.call_output, ("", 0)
+        run.tests.append(TestResult(
+            name=case.name, visibility=case.visibility, status=status, score=float(weight),
+            max_score=float(weight), message=message, seconds=report.duration, maps=maps,
+            output=output, output_bytes=output_bytes, finding=finding))
+
+
+def _start(run: StepRun) -> None:
+    """The run becomes current: its time limit starts, and what it knows of earlier steps is read."""
+    if run.on_start is not None:
+        run.on_start()
+    run.started = time.monotonic()
+    run.deadline = run.started + run.limit_seconds
+    run.step_statuses = run.earlier_statuses()
+    if not run.wanted():
+        run.load_failure = Feedback("not run: the step is not attempted", status="not_attempted")
 
 
 @contextmanager
 def _no_plugin_autoload() -> Iterator[None]:
-    """The suites need no third-party pytest plugins; loading every installed one costs ~0.5 s
-    per step and lets a plugin change how the hidden suites run."""
+    """The suite needs no third-party pytest plugins; loading every installed one costs ~0.5 s
+    per session and lets a plugin change how the hidden suite runs."""
     saved = os.environ.get("PYTEST_DISABLE_PLUGIN_AUTOLOAD")
     os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:
@@ -203,20 +273,17 @@ def _no_plugin_autoload() -> Iterator[None]:
             os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = saved
 
 
-def run_suite(run: StepRun) -> StepResult:
-    """Run the step's suite in this process; pytest's own output is swallowed."""
-    plugin = StepPlugin(run)
-    suite = SUITES / f"test_{run.step.id}.py"
-    started = time.monotonic()
+def run_session(runs: list[StepRun]) -> None:
+    """Run the suite over `runs` in this process, in order; each run's `result` is set after."""
+    plugin = SessionPlugin(runs)
     sink = io.StringIO()
     try:
         with redirect_stdout(sink), redirect_stderr(sink), _no_plugin_autoload():
-            pytest.main([str(suite), "-c", str(SUITES / "suite.ini"), "-q", "-p", "no:cacheprovider",
-                         "--rootdir", str(SUITES), "-W", "ignore",
+            pytest.main([str(SUITE), "-c", str(SUITE.parent / "suite.ini"), "-q", "-p", "no:cacheprovider",
+                         "--rootdir", str(SUITE.parent), "-W", "ignore",
                          "--tb=native"], plugins=[plugin])  # its reports are never read: the cheapest kind
     finally:
-        plugin.close()
-    return _step_result(run, time.monotonic() - started)
+        plugin.advance(len(runs))  # the runs after the last test (or all, if pytest stopped early)
 
 
 def _step_result(run: StepRun, seconds: float) -> StepResult:

@@ -1,0 +1,63 @@
+"""The runner: what starts the sandboxed workers, chosen here and nowhere else.
+
+Two runners implement one interface (`Runner`): the zygote (`remote.ZygoteRunner`, Linux: imports
+torch once and forks each worker into the probed sandbox) and the portable runner
+(`portable.PortableRunner`, macOS and Windows, or `VITGRADE_RUNNER=portable`: a fresh Python per
+worker, always one started ahead). The judge grades through the interface alone.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import sys
+from typing import Any, Protocol
+
+from grader.results import SandboxReport
+from grader.runner import sandbox
+from grader.runner.remote import SubmissionWorker
+
+
+class Runner(Protocol):
+    """Starts workers, ends what they leave behind, and says which sandbox they get."""
+
+    def spawn(self, init: dict[str, Any]) -> SubmissionWorker:
+        """A worker for one submission (`init`: its folder, references, checkpoint and limits)."""
+
+    def reap(self) -> int:
+        """End whatever finished workers left behind; returns how many processes that was."""
+
+    def report(self, memory: int) -> SandboxReport:
+        """The confinement its workers get (waits for the runner to have probed it)."""
+
+    def close(self) -> None:
+        """End the runner and every worker it started."""
+
+
+def missing_tools() -> list[str]:
+    """What the zygote needs and this Python lacks: empty on Linux, where the zygote runs."""
+    missing = [name for name, present in (
+        ("os.fork", hasattr(os, "fork")), ("socket.send_fds", hasattr(socket, "send_fds")),
+        ("os.killpg", hasattr(os, "killpg"))) if not present]
+    try:
+        import resource  # noqa: F401 - Unix only
+    except ImportError:
+        missing.append("resource")
+    if not sys.platform.startswith("linux"):
+        return missing + [f"Linux's namespaces (this is {sys.platform})"]
+    return missing + [f"libc {name}" for name in ("prctl", "unshare", "mount") if not sandbox.in_libc(name)]
+
+
+def use_portable() -> bool:
+    """Whether the workers come from the portable runner: forced, or the zygote cannot run here."""
+    return os.environ.get("VITGRADE_RUNNER") == "portable" or bool(missing_tools())
+
+
+def start_runner() -> Runner:
+    """The zygote where it can run, else the portable runner; either starts importing torch now."""
+    if use_portable():
+        from grader.runner.portable import PortableRunner
+
+        return PortableRunner()
+    from grader.runner.remote import ZygoteRunner
+
+    return ZygoteRunner()
