@@ -21,7 +21,7 @@ from grader.steps import STEP_IDS, get_step
 
 if TYPE_CHECKING:
     from grader.results import StepResult, SubmissionResult
-    from grader.runner.grade import Grader
+    from grader.runner.grader import Grader
 
 _REPORT_WIDTH = 100  # columns of the plain-text report, as `vitgrade check --output` writes it
 
@@ -123,7 +123,7 @@ def _resolve_folder(submission: str | Path | None, solutions: bool) -> Path:
 
 def _grader(timeout: float | None) -> Grader:
     """The kernel's grader for this time limit, started on first use and kept until the kernel ends."""
-    from grader.runner.grade import Grader, GradeOptions
+    from grader.runner.grader import Grader, GradeOptions
 
     if timeout not in _kept:
         _close()

@@ -18,7 +18,7 @@ from grader.graded_files import GradedFiles
 from grader.reports.shared import look, points
 from grader.reports.terminal import render
 from grader.results import SubmissionResult
-from grader.runner.grade import Grader
+from grader.runner.grader import Grader
 from grader.steps import STEP_IDS
 
 #: Printed (dim) after every report and short line; `vitgrade bench` waits for it after a save.

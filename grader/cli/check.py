@@ -73,7 +73,7 @@ def _watch(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: b
     from grader.cli.common import report_console
     from grader.expected.store import FixtureError
     from grader.recheck import recheck_on_save
-    from grader.runner.grade import Grader, GradeOptions
+    from grader.runner.grader import Grader, GradeOptions
 
     try:
         grader = Grader(GradeOptions(hidden=False, timeout=timeout, steps=chosen))

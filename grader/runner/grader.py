@@ -16,6 +16,7 @@ from grader.expected.store import VISIBILITIES, FixtureError, load_cases, load_m
 from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.runner import scan
+from grader.runner.protocol import ProtocolError
 from grader.runner.remote import DEFAULT_MEMORY, StepWorker, SubmissionWorker
 from grader.runner.runners import start_runner
 from grader.runner.suite_session import StepRun, run_session
@@ -185,10 +186,13 @@ class Grader:
             references.update(planned.references)
         self._submission_init = dict(submission=str(submission), references=references,
                                      checkpoint=self.checkpoint_file)
+        self._runner_failure: BaseException | None = None
         try:
             run_session([planned.run for planned in plan])
         finally:
             self._end_worker()
+        if self._runner_failure is not None:  # the runner itself is gone: no result is trustworthy
+            raise self._runner_failure
 
     def _spawn(self, run: StepRun, init: dict) -> StepWorker:
         """A worker process for `run`. Starting it moves the step's deadline: no student code runs
@@ -198,7 +202,11 @@ class Grader:
         try:
             if self._worker is None or not self._worker.alive:
                 self._end_worker()
-                self._worker = self.runner.spawn(self._submission_init)
+                try:
+                    self._worker = self.runner.spawn(self._submission_init)
+                except (OSError, EOFError, ProtocolError) as error:
+                    self._runner_failure = error
+                    raise
             return self._worker.step(init)
         finally:
             run.deadline += time.monotonic() - starting
