@@ -185,7 +185,7 @@ class Grader:
         for planned in plan:
             references.update(planned.references)
         self._submission_init = dict(submission=str(submission), references=references,
-                                     checkpoint=self.checkpoint_file)
+                                     checkpoint=self.checkpoint_file, stubs=_stubs(plan, submission))
         self._runner_failure: BaseException | None = None
         try:
             run_session([planned.run for planned in plan])
@@ -231,6 +231,14 @@ class Grader:
             elif planned.kind == "own chain" and planned.run.wanted():
                 results[-1].tests.append(_own_chain_test(result))
         return results
+
+
+def _stubs(plan: list[_Planned], submission: Path) -> list[str]:
+    """The steps whose unwritten stubs stand in for the submission's missing files: earlier steps
+    that a run calls without a reference."""
+    needed = {earlier for planned in plan for earlier in STEP_IDS[: STEP_IDS.index(planned.run.step.id)]
+              if earlier not in planned.references and not paths.step_file(submission, earlier).exists()}
+    return sorted(needed)
 
 
 def _own_chain_test(result: StepResult) -> TestResult:

@@ -63,6 +63,10 @@ class PortableRunner:
     def spawn(self, init: dict[str, Any]) -> PortableSubmission:
         return PortableSubmission(self, init)
 
+    def confines_files(self) -> bool:
+        """Never: the portable workers see the file system as the judge does."""
+        return False
+
     def start_step(self, init: dict[str, Any]) -> StepWorker:
         """A started worker, told which submission and step to serve."""
         self.wait_ready()

@@ -26,6 +26,9 @@ class Runner(Protocol):
     def reap(self) -> int:
         """End whatever finished workers left behind; returns how many processes that was."""
 
+    def confines_files(self) -> bool:
+        """Whether workers see only the read-only view (the fixtures out of their reach)."""
+
     def report(self, memory: int) -> SandboxReport:
         """The confinement its workers get (waits for the runner to have probed it)."""
 

@@ -58,15 +58,14 @@ def base_view(kit_root: Path) -> list[str]:
 
 def submission_view(base: list[str], init: dict) -> list[str]:
     """`base` plus what one submission's steps read: the checkpoint, the submission, and the stubs
-    that stand in for its missing steps (references are loaded before the view is entered, so
-    they stay out)."""
+    that stand in for the missing earlier steps its steps call (`init["stubs"]`; references are
+    loaded before the view is entered, so they stay out)."""
     from grader.paths import EXERCISES
-    from grader.steps import STEP_IDS
 
     submission = Path(init["submission"])
     # Nothing that holds the submission's folder: in a class folder that would show its siblings.
     base = [p for p in base if not _inside(submission.parent, Path(p))]
-    stubs = [str(EXERCISES / f"{s}.py") for s in STEP_IDS if not (submission / f"{s}.py").exists()]
+    stubs = [str(EXERCISES / f"{s}.py") for s in init["stubs"]]
     return [*base, init["checkpoint"], str(submission), *stubs]
 
 
