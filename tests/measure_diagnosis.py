@@ -22,7 +22,7 @@ from pathlib import Path
 
 from grader.paths import step_file
 from grader.results import StepResult
-from grader.runner.grade import Grader, GradeOptions
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 from mutants.catalogue import Mutant
 from mutants.fresh import FRESH
