@@ -6,9 +6,14 @@ A save that leaves the result as it was prints one short line instead of the who
 """
 from __future__ import annotations
 
+import signal
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from rich.console import Console
@@ -18,7 +23,7 @@ from grader.graded_files import GradedFiles
 from grader.reports.shared import look, points
 from grader.reports.terminal import render
 from grader.results import SubmissionResult
-from grader.runner.grader import Grader
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS
 
 #: Printed (dim) after every report and short line; `vitgrade bench` waits for it after a save.
@@ -40,32 +45,70 @@ def watched_names(step_ids: tuple[str, ...]) -> set[str]:
     return {f"{step_id}.py" for step_id in STEP_IDS[: last + 1]}
 
 
-def recheck_on_save(grader: Grader, folder: Path, step_ids: tuple[str, ...], console: Console, *,
+def recheck_on_save(options: GradeOptions, folder: Path, step_ids: tuple[str, ...], console: Console, *,
                     show_output: bool = False) -> SubmissionResult | None:
     """Grade and report, then wait for saves and grade again after each, until Ctrl-C.
 
     Args:
-        grader: A started grader; the caller closes it.
+        options: How to grade (the command line's); one grader is started with them and kept.
         folder: The submission folder (absolute).
         step_ids: The steps to check, in lecture order.
         console: Where the reports go.
         show_output: Show what the code printed under passing tests too.
 
     Returns:
-        The last result when Ctrl-C ends the watch; None if it came before the first result.
+        The last complete result when Ctrl-C ends the watch; None if none was complete yet.
+
+    Raises:
+        grader.expected.store.FixtureError: Missing or modified fixture files.
     """
     last = None
-    try:
-        for checked in _checks(grader, folder, step_ids, console, show_output):
-            last = checked
-    except KeyboardInterrupt:
-        console.print(Text("stopped watching", style="dim"))
+    with _ctrl_c_remembered() as pressed:
+        grader = None
+        try:
+            # Between steps too: a check of several steps ends at the next one, not after all of them.
+            grader = Grader(replace(options, on_step=lambda _step_id: _stop_if(pressed())))
+            for checked in _checks(grader, folder, step_ids, console, show_output, pressed):
+                last = checked
+        except KeyboardInterrupt:
+            console.print(Text("stopped watching", style="dim"))
+        finally:
+            if grader is not None:
+                grader.close()
     return last
 
 
-def _checks(grader: Grader, folder: Path, step_ids: tuple[str, ...], console: Console,
-            show_output: bool) -> Iterator[SubmissionResult]:
-    """Each result as soon as it is reported: the first one, then one per save (endless)."""
+@contextmanager
+def _ctrl_c_remembered() -> Iterator[Callable[[], bool]]:
+    """Yields whether Ctrl-C was pressed since: pytest, which runs the suites in this process, ends
+    its session on Ctrl-C and returns as if done, so the press would otherwise be lost in a grade."""
+    pressed = threading.Event()
+
+    def on_ctrl_c(number: int, frame: FrameType | None) -> None:
+        pressed.set()
+        signal.default_int_handler(number, frame)
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
+        yield pressed.is_set
+        return
+    previous = signal.signal(signal.SIGINT, on_ctrl_c)
+    try:
+        yield pressed.is_set
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop_if(pressed: bool) -> None:
+    if pressed:
+        raise KeyboardInterrupt
+
+
+def _checks(grader: Grader, folder: Path, step_ids: tuple[str, ...], console: Console, show_output: bool,
+            pressed: Callable[[], bool]) -> Iterator[SubmissionResult]:
+    """Each result as soon as it is reported: the first one, then one per save (endless).
+
+    A grade during which Ctrl-C was pressed is not reported: its step was cut short.
+    """
     import watchfiles
 
     graded = GradedFiles.of(folder, step_ids)
@@ -74,6 +117,7 @@ def _checks(grader: Grader, folder: Path, step_ids: tuple[str, ...], console: Co
                              step=_QUIET_MS, rust_timeout=_IDLE_MS, yield_on_timeout=True)
     next(saves)  # the watch starts before the first grade reads the files, so no save goes unseen
     result = grader.grade(folder, step_ids)
+    _stop_if(pressed())
     render(result, console, show_output=show_output, graded=graded)
     _waiting(console, graded, names)
     yield result
@@ -82,6 +126,7 @@ def _checks(grader: Grader, folder: Path, step_ids: tuple[str, ...], console: Co
             continue
         saved = sorted({Path(path).name for _, path in changes})
         previous, result = result, grader.grade(folder, step_ids)
+        _stop_if(pressed())
         if _same(previous, result):
             console.print(_unchanged_line(result, graded, saved))
         else:

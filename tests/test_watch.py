@@ -173,3 +173,41 @@ def test_graded_files_are_named_from_where_the_student_stands(tmp_path):
     assert shown(kit / "notebooks") == "../exercises/05_attention.py"  # the same copy: relative
     assert shown(outside) == str((kit / "exercises" / "05_attention.py").resolve())  # no copy here
     assert GradedFiles.of(kit / "exercises", ("05_attention",), outside).other_copy() is None
+
+
+def test_ctrl_c_while_a_step_runs_ends_the_watch_and_every_worker(tmp_path):
+    """pytest, which runs the suites in the judge, takes Ctrl-C for the end of its session: the watch
+    must still end, not report the cut-short step and wait for the next save."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    looping = (paths.SOLUTIONS / "01_flatten.py").read_text().replace(
+        "    return (pixels.to(torch.float32) / 255 - 0.5) / 0.5", "    while True:\n        pass", 1)
+    assert "while True" in looping
+    (mine / "01_flatten.py").write_text(looping)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(paths.KIT_ROOT),
+                                                                      os.environ.get("PYTHONPATH")]))}
+    watch = subprocess.Popen(
+        [sys.executable, "-m", "grader.cli", "check", "01_flatten", "--submission", "mine", "--watch"],
+        cwd=tmp_path, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    try:
+        workers: dict[int, str] = {}
+        deadline = time.monotonic() + _WAIT
+        while len(workers) < 3 and time.monotonic() < deadline:  # the zygote, and a worker below it
+            time.sleep(0.1)
+            workers.update(_descendants(watch.pid))
+        assert len(workers) >= 3, f"no worker started: {workers}"
+        time.sleep(0.5)  # the step's loop is running
+        workers.update(_descendants(watch.pid))
+        os.killpg(watch.pid, signal.SIGINT)
+        code = watch.wait(timeout=60)
+    finally:
+        if watch.poll() is None:
+            os.killpg(watch.pid, signal.SIGKILL)
+            watch.wait()
+    stdout, stderr = watch.stdout.read(), watch.stderr.read()
+    assert code == 130, f"exit status {code}: no check was complete\n{stdout}\n{stderr}"
+    assert "stopped watching" in stdout and "01_flatten" not in stdout, stdout
+    assert "Traceback" not in stderr, stderr
+    survivors = [pid for pid, started in workers.items() if _alive(pid, started)]
+    assert not survivors, f"processes left behind after Ctrl-C: {survivors}"

@@ -73,15 +73,10 @@ def _watch(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: b
     from grader.cli.common import report_console
     from grader.expected.store import FixtureError
     from grader.recheck import recheck_on_save
-    from grader.runner.grader import Grader, GradeOptions
+    from grader.runner.grader import GradeOptions
 
+    options = GradeOptions(hidden=False, timeout=timeout, steps=chosen)
     try:
-        grader = Grader(GradeOptions(hidden=False, timeout=timeout, steps=chosen))
+        return recheck_on_save(options, folder, chosen, report_console, show_output=show_output)
     except FixtureError as error:
         fail(str(error))
-    except KeyboardInterrupt:  # the grader ends its own zygote when starting it is interrupted
-        return None
-    try:
-        return recheck_on_save(grader, folder, chosen, report_console, show_output=show_output)
-    finally:
-        grader.close()
