@@ -428,10 +428,10 @@ def test_forbidden_operators_fail_their_step_whatever_the_python_name(grader, tm
     _all_fail_naming(steps["01_flatten"], "patchify", "torch.ops.aten.im2col (im2col, the work of F.unfold)")
     _all_fail_naming(steps["06_block"], "layer_norm", "torch.ops.aten.native_layer_norm (a library normalization)")
     _all_fail_naming(steps["06_block"], "block", "native_layer_norm")
-    # timm's own model, its modules deleted from sys.modules afterwards: the import and every fused
-    # operator its forward ran are named
+    # timm's own model, its modules deleted from sys.modules afterwards: the import, every fused
+    # operator its forward ran, and the earlier steps' library functions it called are named
     _all_fail_naming(steps["07_head"], "vit_forward", "timm, ", "(fused attention)", "(convolution)",
-                     "native_layer_norm")
+                     "native_layer_norm", "nn.Conv2d", "F.scaled_dot_product_attention", "F.layer_norm")
     for step_id, honest in (("01_flatten", ("normalize", "count_tokens")), ("06_block", ("mlp",)),
                             ("07_head", ("read_cls", "classify"))):
         assert all(t.status == "passed" for f in honest for t in by_function(steps[step_id], f)), step_id
