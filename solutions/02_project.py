@@ -6,6 +6,7 @@ implementation lab (page 53) shows that the convolution and this projection are 
 """
 from __future__ import annotations
 
+import torch
 from torch import Tensor
 
 

@@ -6,6 +6,7 @@ width at 192; concatenating would not.
 """
 from __future__ import annotations
 
+import torch
 from torch import Tensor
 
 

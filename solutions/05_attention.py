@@ -7,6 +7,7 @@ The result is the update that the block adds to each incoming row (page 34).
 """
 from __future__ import annotations
 
+import torch
 import torch.nn.functional as F
 from torch import Tensor
 

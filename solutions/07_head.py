@@ -6,6 +6,7 @@ is the six lines of page 52, built from steps 4 and 6.
 """
 from __future__ import annotations
 
+import torch
 from torch import Tensor
 
 from grader import ViTParams, earlier_step
