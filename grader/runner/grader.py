@@ -241,6 +241,15 @@ def _stubs(plan: list[_Planned], submission: Path) -> list[str]:
     return sorted(needed)
 
 
+def _checkpoint_parts(plan: list[_Planned]) -> list[str]:
+    """What of the checkpoint the plan's cases hand to student functions: its parameters, the
+    occlusion tests' ViT. The runner may build them once for every step instead of once per step."""
+    specs = [spec for planned in plan for case in planned.run.cases for spec in case.args]
+    parts = {"params" for spec in specs if "param" in spec or "params" in spec}
+    parts |= {"vit" for spec in specs if spec.get("model") == "vit"}
+    return sorted(parts)
+
+
 def _own_chain_test(result: StepResult) -> TestResult:
     """The student's whole chain, their own earlier steps included: reported, worth no points."""
     test = result.tests[0] if result.tests else None

@@ -283,6 +283,13 @@ class Context:
         self._state: dict | None = None
         self._params = self._vit_model = None
 
+    def warm(self, parts: list[str]) -> None:
+        """Build `parts` now ("params", "vit"): before forking, so that every worker shares them."""
+        if "params" in parts:
+            self.params()
+        if "vit" in parts:
+            self.model("vit", None)
+
     def state(self) -> dict:
         """The checkpoint's tensors, read once for both the parameters and the model."""
         if self._state is None:

@@ -64,12 +64,13 @@ def main(fd: int) -> None:
 
 
 def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
+    context = _warm_context(init["checkpoint"], init.get("warm", []))
     ours, theirs = socket.socketpair()
     pid = os.fork()
     if pid == 0:
         control.close()
         ours.close()
-        _c1(init, theirs)
+        _c1(init, theirs, context)
     theirs.close()
     protocol.send(control, {"type": "spawned", "pid": pid})
     socket.send_fds(control, [b"F"], [ours.fileno()])
@@ -77,7 +78,28 @@ def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
     _reap_zombies()
 
 
-def _c1(init: dict[str, Any], sock: socket.socket) -> None:
+CONTEXTS: dict[str, Any] = {}  # checkpoint file -> its worker.Context, built here once
+
+
+def _warm_context(checkpoint: str, parts: list[str]) -> Any:
+    """The checkpoint's parameters and model, built once here where every worker forked later
+    shares them, instead of once per step. On one thread: a parallel torch op here would start
+    OpenMP threads that the forked workers do not have, and their first parallel op would hang."""
+    import torch
+
+    from grader.runner import worker
+
+    context = CONTEXTS.setdefault(checkpoint, worker.Context(checkpoint))
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        context.warm(parts)
+    finally:
+        torch.set_num_threads(threads)
+    return context
+
+
+def _c1(init: dict[str, Any], sock: socket.socket, context: Any) -> None:
     try:
         os.setsid()
         _die_with_parent()  # a zygote killed mid-step takes its workers with it
@@ -87,13 +109,13 @@ def _c1(init: dict[str, Any], sock: socket.socket) -> None:
             sandbox.enter_namespaces(user=PLAN.namespaces == "user")
         pid = os.fork()
         if pid == 0:
-            _c2(init, sock)
+            _c2(init, sock, context)
         os.waitpid(pid, 0)
     finally:
         os._exit(0)
 
 
-def _c2(init: dict[str, Any], control: socket.socket) -> None:
+def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
     """One submission's warm parent: prepares once, then forks a C3 for each step it is asked for."""
     from grader.runner import worker
 
@@ -104,9 +126,6 @@ def _c2(init: dict[str, Any], control: socket.socket) -> None:
             signal.signal(sig, signal.SIG_IGN)
         _die_with_parent()
         worker.load_references(init["references"])  # before the view hides the solutions' folder
-        # The checkpoint is read later, by each C3: a parallel torch op here would start OpenMP
-        # threads that the forked C3 does not have, and its first parallel op would hang.
-        context = worker.Context(init["checkpoint"])
         if PLAN.view:
             sandbox.enter_view(view.submission_view(BASE_VIEW, init))
         if PLAN.subreaper and os.getpid() != 1:  # what a step leaves behind comes back to us
