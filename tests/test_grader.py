@@ -15,7 +15,6 @@ from typer.testing import CliRunner
 from grader import paths
 from grader.cli import app
 from grader.reports import to_gradescope, to_json, to_junit
-from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS, STEPS
 
 runner = CliRunner()
@@ -121,30 +120,24 @@ def test_one_mistake_costs_once_with_references(grader, tmp_path):
     assert result.steps[1].status == "passed"
 
 
-def test_without_references_a_failing_earlier_step_blocks(tmp_path):
+def test_without_references_a_failing_earlier_step_blocks(grader_with, tmp_path):
     broken = (paths.SOLUTIONS / "01_flatten.py").read_text().replace(
         "permute(0, 2, 4, 1, 3, 5)", "permute(0, 2, 4, 3, 5, 1)")
     folder = _submission(tmp_path, {"01_flatten": broken, "02_project": paths.SOLUTIONS / "02_project.py",
                                     "03_position": paths.SOLUTIONS / "03_position.py",
                                     "04_cls": paths.SOLUTIONS / "04_cls.py"})
-    student = Grader(GradeOptions(references=False, hidden=False))
-    try:
-        step = student.grade(folder, steps=("04_cls",)).steps[0]
-    finally:
-        student.close()
+    student = grader_with(references=False, hidden=False)
+    step = student.grade(folder, steps=("04_cls",)).steps[0]
     embed = next(t for t in step.tests if t.name.startswith("embed"))
     assert embed.status == "blocked"
     assert embed.message.startswith("blocked by 01_flatten")
     assert next(t for t in step.tests if t.name.startswith("prepend_cls")).status == "passed"
 
 
-def test_a_stub_earlier_step_is_reported_as_blocked(tmp_path):
+def test_a_stub_earlier_step_is_reported_as_blocked(grader_with, tmp_path):
     folder = _submission(tmp_path, {"04_cls": paths.SOLUTIONS / "04_cls.py"})
-    student = Grader(GradeOptions(references=False, hidden=False))
-    try:
-        step = student.grade(folder, steps=("04_cls",)).steps[0]
-    finally:
-        student.close()
+    student = grader_with(references=False, hidden=False)
+    step = student.grade(folder, steps=("04_cls",)).steps[0]
     embed = next(t for t in step.tests if t.name.startswith("embed"))
     assert embed.status == "blocked" and "01_flatten" in embed.message
 

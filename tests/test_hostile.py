@@ -50,22 +50,19 @@ def probed_plan() -> sandbox.Plan:
 
 
 @pytest.fixture(scope="module")
-def grader():
-    """For attacks that end quickly, with the default limit: the worker records the operators
-    of every call (~10-30 µs each), which a pure-Python loop over every pixel feels."""
+def grader(session_grader):
+    """The session's grader, for attacks that end quickly, with the default limit: the worker records
+    the operators of every call (~10-30 µs each), which a pure-Python loop over every pixel feels.
+    The tests after these grade with it too: an attack that harmed the judge would show there."""
     full_sandbox()
-    instance = Grader(GradeOptions())
-    yield instance
-    instance.close()
+    return session_grader
 
 
 @pytest.fixture(scope="module")
-def tight():
+def tight(grader_with):
     """For attacks that run into the limits: 5 s a step, 1 GiB a worker."""
     full_sandbox()
-    instance = Grader(GradeOptions(timeout=5.0, memory=1 << 30))
-    yield instance
-    instance.close()
+    return grader_with(timeout=5.0, memory=1 << 30)
 
 
 def partial_grader(folder: Path) -> Grader:

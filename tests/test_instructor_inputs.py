@@ -101,6 +101,7 @@ def test_timm_loads_the_laid_out_cache_offline(hub_home):
     assert result.stdout.split() == ["True"], result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_manifest_names_the_hub_id_and_the_files(built, hub_home, photos):
     _, blob = hub_home
     manifest = json.loads((built / "manifest.json").read_text())
@@ -120,6 +121,7 @@ def test_manifest_names_the_hub_id_and_the_files(built, hub_home, photos):
     assert result.exit_code == 0, result.output
 
 
+@pytest.mark.slow
 def test_fixtures_hold_the_given_photographs_as_the_checkpoint_sees_them(built, photos):
     from safetensors.numpy import load_file
 
@@ -132,6 +134,7 @@ def test_fixtures_hold_the_given_photographs_as_the_checkpoint_sees_them(built, 
     assert (rgba == load_pixels(SECOND.path).numpy()).all()  # alpha dropped, as timm's loader does
 
 
+@pytest.mark.slow
 def test_grading_with_those_fixtures_works(built, hub_home):
     from grader.runner.grader import Grader, GradeOptions
 

@@ -16,7 +16,6 @@ import pytest
 from grader.mistakes import CATALOGUE
 from grader.paths import SOLUTIONS, step_file
 from grader.results import StepResult
-from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS, STEPS
 from mutants.catalogue import MUTANTS, Mutant
 
@@ -40,10 +39,8 @@ def _params(mutants: list[Mutant]) -> list:
 
 
 @pytest.fixture(scope="module")
-def visible_grader():
-    instance = Grader(GradeOptions(hidden=False, references=True, steps=STEP_IDS))
-    yield instance
-    instance.close()
+def visible_grader(grader_with):
+    return grader_with(hidden=False, references=True, steps=STEP_IDS)
 
 
 @pytest.fixture(scope="module")

@@ -106,6 +106,7 @@ def runs(tmp_path_factory) -> dict:
             "picture": picture.read_bytes() if picture.exists() else b""}
 
 
+@pytest.mark.slow
 @linux_only
 def test_the_solutions_score_full_marks_in_the_portable_runner(runs):
     run, row = runs["solutions"], runs["gradebook"]
@@ -119,6 +120,7 @@ def test_the_solutions_score_full_marks_in_the_portable_runner(runs):
     assert "memory limit (no resource module)" in sandbox  # what the simulation removed, named
 
 
+@pytest.mark.slow
 @linux_only
 def test_predict_and_show_run_without_fork(runs):
     predict, show = runs["predict"], runs["show"]
@@ -129,6 +131,7 @@ def test_predict_and_show_run_without_fork(runs):
     assert runs["picture"].startswith(b"\x89PNG")
 
 
+@pytest.mark.slow
 @linux_only
 def test_a_loop_times_out_and_costs_only_its_own_step(runs):
     run = runs["loop"]
@@ -145,6 +148,7 @@ def test_a_loop_times_out_and_costs_only_its_own_step(runs):
     assert "time limit (20 s)" in looping["tests"][0]["message"]
 
 
+@pytest.mark.slow
 @linux_only
 def test_nothing_the_workers_started_survives(runs):
     assert len(runs["seen"]) >= 6  # four judges, their workers, and step 01's child

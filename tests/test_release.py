@@ -230,6 +230,7 @@ def _vitgrade(release: Path, site: Path, *args: str) -> subprocess.CompletedProc
     return _python(release, site, "from grader.cli import main; main()", *args)
 
 
+@pytest.mark.slow
 def test_check_runs_inside_the_release(release, tmp_path):
     (tmp_path / "sitecustomize.py").write_text(WITHOUT_EDITABLE_HOOK)
     probe = _python(release, tmp_path, "import grader, importlib.util as u; print(grader.__file__, "

@@ -17,7 +17,6 @@ import pytest
 
 from grader import paths
 from grader.runner import sandbox
-from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -52,7 +51,6 @@ from pathlib import Path
 from grader import paths
 from grader.reports.gradescope import to_gradescope
 from grader.reports.junit import to_junit
-from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 
 grader = Grader(GradeOptions())
@@ -93,12 +91,14 @@ def container(request, tmp_path_factory):
     return {**json.loads(run.stdout), "plan": probed(prefix), "setting": request.param}
 
 
+@pytest.mark.slow
 def test_without_sys_admin_the_solutions_score_full_marks(container):
     contract = container["contract"]
     assert contract["score"] == contract["max_score"] == 100
     assert [s["status"] for s in contract["steps"]] == ["passed"] * len(STEP_IDS)
 
 
+@pytest.mark.slow
 def test_without_sys_admin_the_report_names_the_layers_it_got(container):
     plan, report = container["plan"], container["contract"]["sandbox"]
     assert report["level"] == plan.level() and report["missing"] == plan.missing
@@ -114,6 +114,7 @@ def test_without_sys_admin_the_report_names_the_layers_it_got(container):
     assert f"Sandbox: {summary}" in container["gradescope"]["output"]
 
 
+@pytest.mark.slow
 def test_with_dockers_defaults_the_sandbox_is_partial_and_says_why(container):
     if container["setting"] != "Docker's defaults":
         pytest.skip("this setting allows user namespaces")
@@ -123,6 +124,7 @@ def test_with_dockers_defaults_the_sandbox_is_partial_and_says_why(container):
     assert "read-only view" not in report["layers"] and "no_new_privs" in report["layers"]
 
 
+@pytest.mark.slow
 def test_without_sys_admin_a_loop_times_out_costing_only_its_own_step(container):
     loop, cls = container["hostile"]["loop"]
     assert loop["status"] == "timeout" and loop["score"] == 0
@@ -130,6 +132,7 @@ def test_without_sys_admin_a_loop_times_out_costing_only_its_own_step(container)
     assert cls["status"] == "passed" and cls["score"] == cls["max_score"] > 0
 
 
+@pytest.mark.slow
 def test_without_sys_admin_a_memory_bomb_is_stopped_costing_only_its_own_step(container):
     bomb, cls = container["hostile"]["memory"]
     assert bomb["status"] == "error" and bomb["score"] == 0
@@ -140,7 +143,7 @@ def test_without_sys_admin_a_memory_bomb_is_stopped_costing_only_its_own_step(co
 # --- a class folder: no sibling, no kit tests, no solutions in view -----------------------------
 
 @pytest.fixture(scope="module")
-def classroom(tmp_path_factory):
+def classroom(grader_with, tmp_path_factory):
     """alice (hostile) between bob and carol (the solutions of steps 01-02), graded one by one."""
     plan = probed([])
     if plan.level() != "full":
@@ -151,11 +154,8 @@ def classroom(tmp_path_factory):
         (folder / name).mkdir()
         for step_id in ("01_flatten", "02_project"):
             shutil.copyfile(paths.step_file(paths.SOLUTIONS, step_id), paths.step_file(folder / name, step_id))
-    grader = Grader(GradeOptions(timeout=60.0, steps=("01_flatten", "02_project")))
-    try:
-        yield {name: grader.grade(folder / name) for name in ("alice", "bob", "carol")}
-    finally:
-        grader.close()
+    grader = grader_with(timeout=60.0, steps=("01_flatten", "02_project"))
+    return {name: grader.grade(folder / name) for name in ("alice", "bob", "carol")}
 
 
 def test_in_a_class_folder_a_submission_finds_nothing_of_its_siblings_or_the_kit(classroom):
@@ -204,6 +204,7 @@ def unprivileged():
         shutil.rmtree(kit)
 
 
+@pytest.mark.slow
 def test_an_unprivileged_user_gets_the_full_sandbox_where_the_kernel_allows(unprivileged):
     contract, plan = unprivileged
     assert contract["score"] == contract["max_score"] == 100
@@ -243,7 +244,6 @@ DOCKER = [*WITH_ALL_UIDS, *NO_SYS_ADMIN]
 DOCKER_SCRIPT = """
 import json, sys
 from pathlib import Path
-from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 
 grader = Grader(GradeOptions(hidden=False))
@@ -296,6 +296,7 @@ def docker(request, tmp_path_factory):
         shutil.rmtree(folder)
 
 
+@pytest.mark.slow
 def test_with_dockers_defaults_the_solutions_score_full_marks(docker):
     contract = docker["contract"]
     assert contract["score"] == contract["max_score"] == 100, contract
@@ -303,6 +304,7 @@ def test_with_dockers_defaults_the_solutions_score_full_marks(docker):
     assert report["level"] == plan.level() == "partial" and report["missing"] == plan.missing
 
 
+@pytest.mark.slow
 def test_with_dockers_defaults_the_worker_is_uid_65534_where_it_can_run_python(docker):
     report = docker["contract"]["sandbox"]
     if docker["setting"] == "this machine's python":

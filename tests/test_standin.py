@@ -97,6 +97,7 @@ def _mlp_update(block: torch.nn.Module, x: torch.Tensor, approximate: str) -> to
 
 # --- reproducibility -------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_building_again_reproduces_the_committed_file(tmp_path):
     rebuilt = tmp_path / "standin.safetensors"
     write_standin(rebuilt)  # build_standin(), then safetensors with a fixed header

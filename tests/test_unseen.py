@@ -2,7 +2,7 @@
 by the structure of their error; correct styles keep full marks; "blocked by" appears only where
 the student's own earlier step really ran; what the student's code printed shows under its test.
 
-Budget: one Grader for the module, each mutant graded only on the cases of the function it breaks
+Budget: the session's zygote (no Grader of its own), each mutant graded only on the cases of the function it breaks
 (visible ones, hidden only where just a hidden case shows the mistake).
 """
 from __future__ import annotations
@@ -20,7 +20,6 @@ from grader.cli import app
 from grader.paths import SOLUTIONS, step_file
 from grader.reports import render, to_json
 from grader.results import StepResult
-from grader.runner.grader import Grader, GradeOptions
 from grader.steps import STEP_IDS, get_step
 from mutants.catalogue import MUTANTS
 from mutants.unseen import STYLES, UNSEEN, edited_function
@@ -30,10 +29,8 @@ BY_ID = {m.id: m for m in UNSEEN}
 
 
 @pytest.fixture(scope="module")
-def grader():
-    instance = Grader(GradeOptions(hidden=False, references=True))
-    yield instance
-    instance.close()
+def grader(grader_with):
+    return grader_with(hidden=False, references=True)
 
 
 def write_submission(folder: Path, files: dict[str, str]) -> Path:
