@@ -111,6 +111,7 @@ def partial(source: Path, tmp_path_factory) -> dict:
     return run(root, container=os.geteuid() == 0 and shutil.which("setpriv") is not None)[0]
 
 
+@pytest.mark.slow
 def test_partial_submission_scores_its_right_steps_and_names_the_mistake(partial: dict) -> None:
     tests = partial["tests"]
     # Steps 01 and 03 are right, 02's conv_to_linear too; its project misses the bias.
@@ -181,6 +182,7 @@ def without_fixtures(source: Path, tmp_path_factory) -> Path:
     return folder
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(BAD_UPLOADS))
 def test_bad_upload_gets_score_0_and_says_what_was_wrong(case: str, without_fixtures: Path,
                                                          tmp_path: Path) -> None:
@@ -194,6 +196,7 @@ def test_bad_upload_gets_score_0_and_says_what_was_wrong(case: str, without_fixt
     assert seconds < BAD_UPLOAD_SECONDS  # no torch, no worker: quick even on a busy machine
 
 
+@pytest.mark.slow
 def test_without_its_fixtures_the_bundle_says_its_test_data_are_damaged(without_fixtures: Path,
                                                                        tmp_path: Path) -> None:
     """What a bad upload would have said had it reached the grader: the tests above do not."""
@@ -211,6 +214,7 @@ exit 3
 """
 
 
+@pytest.mark.slow
 def test_a_crashing_grader_still_leaves_results_and_never_the_forged_ones(source: Path, tmp_path: Path) -> None:
     root = layout(tmp_path, source)
     python = root / "venv" / "bin" / "python"  # run_autograder prefers setup.sh's venv
@@ -240,6 +244,7 @@ def _step_line(output: str, step_id: str) -> str:
     return next(line for line in output.splitlines() if line[2:].startswith(step_id))
 
 
+@pytest.mark.slow
 def test_visible_output_shows_no_hidden_inclusive_score_and_results_keep_the_full_one(partial: dict) -> None:
     from grader.reports.shared import points
 
@@ -316,6 +321,7 @@ def _looping(submission: Path) -> None:
         (submission / f"{step.id}.py").write_text(looping)
 
 
+@pytest.mark.slow
 def test_a_bundle_whose_every_function_loops_times_out_step_by_step(source: Path, tmp_path: Path) -> None:
     """The run_autograder of a 48-second assignment (2.2 s per step, so the test stays short): the
     grader's own results.json comes before the grader is stopped, each looping step 'timed out',

@@ -42,6 +42,7 @@ def _html(cell) -> str:
     return cell.outputs[0]["data"]["text/html"]
 
 
+@pytest.mark.slow
 def test_check_in_a_notebook_renders_html_and_regrades_in_the_warm_kernel(tmp_path):
     kit = _kit_copy(tmp_path)
     notebook = nbformat.v4.new_notebook(cells=[

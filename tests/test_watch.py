@@ -12,6 +12,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from grader import paths
@@ -76,6 +77,7 @@ def _alive(pid: int, started: str) -> bool:
     return fields[19] == started and fields[0] != "Z"
 
 
+@pytest.mark.slow
 def test_watch_regrades_each_save_names_the_file_and_ctrl_c_ends_every_worker(tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
@@ -175,6 +177,7 @@ def test_graded_files_are_named_from_where_the_student_stands(tmp_path):
     assert GradedFiles.of(kit / "exercises", ("05_attention",), outside).other_copy() is None
 
 
+@pytest.mark.slow
 def test_ctrl_c_while_a_step_runs_ends_the_watch_and_every_worker(tmp_path):
     """pytest, which runs the suites in the judge, takes Ctrl-C for the end of its session: the watch
     must still end, not report the cut-short step and wait for the next save."""
