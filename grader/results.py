@@ -114,6 +114,9 @@ class SubmissionResult:
     `unknown` only in results built by hand, never in one that grading produced."""
     tampering: list[str] = field(default_factory=list)
     """Fixture files found modified after grading (always empty when the sandbox is full)."""
+    not_graded: str = ""
+    """Why nothing of this submission could be graded (a class's folder with no step file); its
+    steps then score 0. Empty for every submission that was graded."""
 
     @property
     def score(self) -> float:
@@ -128,9 +131,9 @@ class SubmissionResult:
         return all(s.status == "passed" for s in self.steps)
 
     def to_contract(self) -> dict[str, Any]:
-        """DESIGN.md's result contract plus the `sandbox` the workers got: no timings, so two runs
-        give identical JSON."""
-        return {
+        """DESIGN.md's result contract plus the `sandbox` the workers got, and `not_graded` where
+        nothing could be graded: no timings, so two runs give identical JSON."""
+        contract = {
             "score": self.score,
             "max_score": self.max_score,
             "submission": self.submission,
@@ -143,6 +146,7 @@ class SubmissionResult:
             "sandbox": {"level": self.sandbox.level, "layers": list(self.sandbox.layers),
                         "missing": list(self.sandbox.missing)},
         }
+        return {**contract, "not_graded": self.not_graded} if self.not_graded else contract
 
 
 def as_dict(result: Any) -> dict[str, Any]:

@@ -294,8 +294,11 @@ def test_the_time_budget_keeps_its_margin_and_every_step_its_limit() -> None:
         # is stopped with half of it left for the fallback results.json.
         assert 8 * shares.per_step <= limit - shares.margin < shares.stop_after < limit
         assert shares.stop_after + 5 <= limit - shares.margin / 4  # --kill-after=5: still inside
-    script = RUN_AUTOGRADER.format(stop_after=570, per_step=67.5, show_hidden="")
-    assert "timeout --kill-after=5 570" in script and "--timeout 67.5" in script
+        assert shares.steps_within == limit - shares.margin
+    shares = budget(600)
+    script = RUN_AUTOGRADER.format(stop_after=shares.stop_after, per_step=shares.per_step,
+                                   within=shares.steps_within, show_hidden="")
+    assert "timeout --kill-after=5 570" in script and "--timeout 67.5 --within 540" in script
 
 
 def test_a_time_limit_below_what_a_grade_needs_is_refused_in_one_line(tmp_path: Path) -> None:
@@ -323,15 +326,15 @@ def _looping(submission: Path) -> None:
 
 @pytest.mark.slow
 def test_a_bundle_whose_every_function_loops_times_out_step_by_step(source: Path, tmp_path: Path) -> None:
-    """The run_autograder of a 48-second assignment (2.2 s per step, so the test stays short): the
-    grader's own results.json comes before the grader is stopped, each looping step 'timed out',
-    the right steps with their points."""
+    """The run_autograder of a 60-second assignment (3.7 s per step, so the test stays short; the
+    grader is stopped after 45 s): the grader's own results.json comes before it is stopped, each
+    looping step 'timed out', the right steps with their points."""
     from grader.platforms.gradescope import RUN_AUTOGRADER, budget
 
-    shares = budget(48)
+    shares = budget(60)
     root = layout(tmp_path, source)
     (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
-        stop_after=shares.stop_after, per_step=shares.per_step, show_hidden=""))
+        stop_after=shares.stop_after, per_step=shares.per_step, within=shares.steps_within, show_hidden=""))
     _looping(root / "submission")
     results, seconds = run(root)
     assert seconds < shares.stop_after and not results["output"].startswith("Nothing was graded")
@@ -369,3 +372,15 @@ def test_setup_checks_timm_and_a_vit_forward_before_the_fixtures() -> None:
     assert "model(torch.zeros(1, 3, 224, 224))" in code and "torch.version.cuda is None" in code
     assert SETUP_SH.index('-e "$SOURCE"') < SETUP_SH.index(code) < SETUP_SH.index("fixtures verify")
     assert "\nset -euo pipefail\n" in SETUP_SH  # a failed check fails the build
+
+
+def test_a_late_start_shortens_the_steps_limits_never_the_margin() -> None:
+    """The steps left share what is left before the deadline; on time, each keeps its own limit."""
+    import time
+
+    from grader.platforms.gradescope import step_share
+
+    deadline = time.monotonic() + 16.0  # 8 steps of 10 s planned, 16 s left
+    assert 1.9 < step_share(10.0, deadline, steps_left=8) <= 2.0
+    assert step_share(10.0, deadline, steps_left=1) == 10.0  # the last step alone: its own limit fits
+    assert step_share(10.0, time.monotonic() - 1.0, steps_left=4) == 1.0  # late: a step still times out

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -69,30 +70,91 @@ def test_student_workflow_names_no_secret_and_fetches_nothing_private() -> None:
     assert report["with"]["reporter"] == "java-junit" and report["if"]
 
 
-def test_instructor_workflow_grades_a_roster_matrix_and_merges_the_results() -> None:
+def test_student_workflow_skips_github_classrooms_own_first_commit() -> None:
+    """Classroom creates each repository with a commit by its bot: no check, no red cross."""
+    for job in load(STUDENT)["jobs"].values():
+        assert job["if"].replace(" ", "") == "${{github.actor!='github-classroom[bot]'}}"
+
+
+#: The current major version of every action the templates name (each action's releases page).
+CURRENT_MAJORS = {"actions/checkout": "v6", "actions/setup-python": "v6", "actions/upload-artifact": "v7",
+                  "actions/download-artifact": "v8", "dorny/test-reporter": "v3"}
+
+
+@pytest.mark.parametrize("path", [STUDENT, INSTRUCTOR], ids=lambda p: p.name)
+def test_workflows_use_the_current_major_version_of_every_action(path: Path) -> None:
+    used = [step["uses"] for step in steps(load(path)) if "uses" in step]
+    assert used
+    for action in used:
+        name, _, version = action.partition("@")
+        assert CURRENT_MAJORS.get(name) == version, action
+
+
+@pytest.mark.parametrize("path", [STUDENT, INSTRUCTOR], ids=lambda p: p.name)
+def test_workflow_validates_against_the_github_workflow_schema(path: Path) -> None:
+    """SchemaStore's schema of GitHub workflows, as check-jsonschema ships it (no network needed)."""
+    if shutil.which("check-jsonschema") is None:
+        pytest.skip("check-jsonschema is not installed (pip install -e '.[test]')")
+    checked = subprocess.run(["check-jsonschema", "--builtin-schema", "vendor.github-workflows", str(path)],
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def _runs_student_code(job: dict) -> bool:
+    return any(re.search(r"vitgrade (grade|check)\b", step.get("run", "")) for step in job["steps"])
+
+
+@pytest.mark.parametrize("path", [STUDENT, INSTRUCTOR], ids=lambda p: p.name)
+def test_no_job_that_grades_or_checks_references_a_secret(path: Path) -> None:
+    workflow = load(path)
+    graders = {name: job for name, job in workflow["jobs"].items() if _runs_student_code(job)}
+    assert graders
+    for name, job in graders.items():
+        assert "secrets." not in yaml.safe_dump(job), name
+        if path == INSTRUCTOR:  # and its automatic token can do nothing
+            assert job["permissions"] == {}, name
+
+
+def test_instructor_workflow_fetches_with_the_token_then_grades_without_it() -> None:
     workflow = load(INSTRUCTOR)
     assert set(workflow["on"]) <= {"workflow_dispatch", "schedule"}  # nothing a student can trigger
-    assert workflow["permissions"] == {"contents": "read"}
+    assert workflow["permissions"] == {}
     jobs = workflow["jobs"]
+    assert list(jobs) == ["fetch", "grade", "gradebook"]
+    for name, job in jobs.items():  # no job may write anything
+        assert all(level in ("read", "none") for level in job["permissions"].values()), name
+    with_secrets = [name for name, job in jobs.items() if "secrets." in yaml.safe_dump(job)]
+    assert with_secrets == ["fetch"] and not _runs_student_code(jobs["fetch"])
+    first = jobs["fetch"]["steps"][0]  # a missing secret fails once, first, with one sentence
+    assert "secrets.ROSTER_TOKEN" in str(first["env"]) and 'if [ -z "$ROSTER_TOKEN" ]' in first["run"]
+    message = re.search(r'echo "::error::(.*)"', first["run"]).group(1)
+    assert message.count(". ") == 0 and "fine-grained personal access token" in message and "read-only" in message
     matrix = jobs["grade"]["strategy"]["matrix"]["repository"]
-    assert matrix == "${{ fromJSON(needs.roster.outputs.repositories) }}"
-    grade = jobs["grade"]["steps"]
-    runs = [step.get("run", "") for step in grade]
+    assert matrix == "${{ fromJSON(needs.fetch.outputs.repositories) }}"
+    runs = [step.get("run", "") for step in jobs["grade"]["steps"]]
     assert any("vitgrade grade" in r and "--format json" in r and r.lstrip().startswith("sudo") for r in runs)
-    assert any(step.get("uses", "").startswith("actions/upload-artifact") for step in grade)
-    for r in runs:
-        for line in r.splitlines():
-            if "pip install" in line:  # never the student's repository: its setup would run unconfined
-                assert line.split("pip install", 1)[1].split()[-1] in ("torch", "./kit", "."), line
-    secrets = [(step.get("uses"), key) for step in steps(workflow)
-               for key, value in step.get("with", {}).items() if "secrets." in str(value)]
-    assert secrets == [("actions/checkout@v4", "token")]
-    assert all(step.get("with", {}).get("persist-credentials") is False
-               for step in steps(workflow) if step.get("uses", "").startswith("actions/checkout"))
+    handed = [step["with"]["name"] for step in jobs["grade"]["steps"]
+              if step.get("uses", "").startswith("actions/download-artifact")]
+    assert handed == ["kit", "class"]  # the kit and the step files come as artifacts, never a checkout
+    assert not [s for s in steps(workflow) if s.get("uses", "").startswith("actions/checkout")
+                and s.get("with", {}).get("persist-credentials") is not False]
     merge = jobs["gradebook"]
-    assert merge["needs"] == "grade"
-    assert any(re.search(r"vitgrade gradebook \S+ --csv \S+ --report \S+", s.get("run", ""))
-               for s in merge["steps"])
+    assert set(merge["needs"]) == {"fetch", "grade"} and "needs.fetch.result == 'success'" in merge["if"]
+    assert any(re.search(r"vitgrade gradebook \S+ --csv \S+ --report \S+", s.get("run", "")) for s in merge["steps"])
+
+
+@pytest.mark.parametrize("path", [STUDENT, INSTRUCTOR], ids=lambda p: p.name)
+def test_torch_and_torchvision_are_installed_together_from_the_cpu_index(path: Path) -> None:
+    """timm needs torchvision: left to PyPI it brings the CUDA build of torch back."""
+    for job in load(path)["jobs"].values():
+        lines = [line for step in job["steps"] for line in step.get("run", "").splitlines() if "pip install" in line]
+        if not lines:
+            continue
+        cpu = [line for line in lines if "download.pytorch.org/whl/cpu" in line]
+        assert len(cpu) == 1 and cpu[0].split()[-2:] == ["torch", "torchvision"], lines
+        assert lines.index(cpu[0]) < next(i for i, line in enumerate(lines) if "install -e" in line)
+        for line in lines:  # never the student's repository: its setup would run unconfined
+            assert line.split("pip install", 1)[1].split()[-1] in ("torchvision", "./kit", "."), line
 
 
 def _run_step(workflow: dict, job: str, name_part: str) -> dict:
@@ -100,7 +162,7 @@ def _run_step(workflow: dict, job: str, name_part: str) -> dict:
 
 
 def test_roster_step_reads_owner_name_lines_and_refuses_anything_else(tmp_path: Path) -> None:
-    script = _run_step(load(INSTRUCTOR), "roster", "read")["run"]
+    script = _run_step(load(INSTRUCTOR), "fetch", "read")["run"]
     output = tmp_path / "output"
     environment = {**os.environ, "GITHUB_OUTPUT": str(output), "ROSTER": "roster.txt"}
     (tmp_path / "roster.txt").write_text("# fall term\ncourse/vit-ada  # Ada\n\ncourse/vit-ben\n")
@@ -115,21 +177,65 @@ def test_roster_step_reads_owner_name_lines_and_refuses_anything_else(tmp_path: 
         assert refused.returncode != 0 and "roster.txt" in refused.stderr
 
 
-def test_only_regular_step_files_reach_the_grader(tmp_path: Path) -> None:
-    script = _run_step(load(INSTRUCTOR), "grade", "step files")["run"]
+def _repository(root: Path, name: str, files: dict[str, str | Path]) -> None:
+    """A repository on the disk standing for github.com/<name>: text files, or links to a path."""
+    work = root / "work" / name
+    work.mkdir(parents=True)
+    for relative, content in files.items():
+        (work / relative).parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, Path):
+            (work / relative).symlink_to(content)
+        else:
+            (work / relative).write_text(content)
+    git = ["git", "-c", "user.name=s", "-c", "user.email=s@example.org", "-C", str(work)]
+    subprocess.run(["git", "init", "-q", str(work)], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-q", "-m", "work"], check=True)
+    subprocess.run(["git", "clone", "-q", "--bare", str(work), str(root / "github" / name)], check=True)
+
+
+def test_every_repository_of_the_roster_gets_a_folder_and_only_regular_step_files(tmp_path: Path) -> None:
+    """The fetch job's script against repositories on the disk (git's url.insteadOf stands in for
+    github.com): a missing, an empty, a linked and a working repository all get a folder, and the
+    ones without step files a REASON.txt that becomes their row's note."""
+    from grader.platforms.classes import expand_submissions
+
+    script = _run_step(load(INSTRUCTOR), "fetch", "step files")["run"]
     solution = paths.step_file(paths.SOLUTIONS, "05_attention")
-    ada, ben = tmp_path / "ada", tmp_path / "ben"
-    (ada / "student" / "exercises").mkdir(parents=True)
-    (ada / "student" / "exercises" / "01_flatten.py").write_text("# mine\n")
-    (ada / "student" / "exercises" / "05_attention.py").symlink_to(solution)
-    (ben / "student").mkdir(parents=True)
-    (ben / "student" / "exercises").symlink_to(paths.SOLUTIONS)  # the whole folder a link
-    copied = {}
-    for folder in (ada, ben):
-        environment = {**os.environ, "REPOSITORY": f"course/{folder.name}"}
-        subprocess.run(["bash", "-e", "-c", script], cwd=folder, env=environment, check=True)
-        copied[folder.name] = sorted(p.name for p in (folder / "submissions" / "course" / folder.name).iterdir())
-    assert copied == {"ada": ["01_flatten.py"], "ben": []}
+    _repository(tmp_path, "course/ada", {"exercises/01_flatten.py": "# mine\n", "exercises/05_attention.py": solution,
+                                         "exercises/notes.md": "notes"})
+    _repository(tmp_path, "course/ben", {"exercises": paths.SOLUTIONS})  # the whole folder a link
+    _repository(tmp_path, "course/cy", {"README.md": "nothing yet"})
+    subprocess.run(["git", "init", "-q", "--bare", str(tmp_path / "github" / "course" / "dee")], check=True)  # empty
+    roster = ["course/ada", "course/ben", "course/cy", "course/dee", "course/gone"]
+    environment = {**os.environ, "ROSTER_TOKEN": "token", "REPOSITORIES": json.dumps(roster), "REF": "",
+                   "GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": f"url.file://{tmp_path / 'github'}/.insteadOf",
+                   "GIT_CONFIG_VALUE_0": "https://github.com/"}
+    (tmp_path / "kit" / ".git").mkdir(parents=True)
+    fetched = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=environment, capture_output=True,
+                             text=True, timeout=120)
+    assert fetched.returncode == 0, fetched.stderr
+    folders = {p.name: sorted(f.name for f in p.iterdir()) for p in (tmp_path / "class").iterdir()}
+    assert folders == {"course__ada": ["01_flatten.py"], **{f"course__{n}": ["REASON.txt"]
+                                                            for n in ("ben", "cy", "dee", "gone")}}
+    assert not (tmp_path / "student").exists() and not (tmp_path / "kit" / ".git").exists()
+    notes = {s.name: s.not_graded for s in expand_submissions([tmp_path / "class"])}
+    assert notes["course__ada"] == ""
+    for name in ("ben", "cy"):
+        assert notes[f"course__{name}"].startswith(f"course/{name} has no step file"), notes
+    for name in ("dee", "gone"):
+        assert notes[f"course__{name}"].startswith(f"course/{name} could not be fetched with ROSTER_TOKEN"), notes
+
+
+def test_a_grading_job_sees_only_its_own_students_step_files(tmp_path: Path) -> None:
+    script = _run_step(load(INSTRUCTOR), "grade", "this repository")["run"]
+    for name in ("course__ada", "course__ben"):
+        (tmp_path / "everyone" / name).mkdir(parents=True)
+        (tmp_path / "everyone" / name / "01_flatten.py").write_text(f"# {name}\n")
+    environment = {**os.environ, "REPOSITORY": "course/ada"}
+    subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, env=environment, check=True)
+    assert sorted(p.name for p in (tmp_path / "class").iterdir()) == ["course__ada"]
+    assert not (tmp_path / "everyone").exists() and (tmp_path / "results").is_dir()
 
 
 def test_the_old_workflow_is_gone_and_the_readme_states_the_trust_model() -> None:

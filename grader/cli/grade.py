@@ -1,31 +1,49 @@
 """`vitgrade grade`: everything, hidden tests included, for CI and gradebooks."""
 from __future__ import annotations
 
+import math
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
 from grader import paths
-from grader.cli.common import fail, report_console
-from grader.cli.grading import exit_code, expand_submissions, run_grader, write
+from grader.cli.common import err, fail, report_console
+from grader.cli.grading import exit_code, write
+from grader.results import SubmissionResult
 from grader.steps import DEFAULT_TIMEOUT
+
+if TYPE_CHECKING:
+    from grader.platforms.classes import ClassRun
+
+#: Exit statuses of a run stopped by a signal, as a shell reports a process killed by it (128 + n).
+_STOPPED_EXIT = {"SIGINT": 130, "SIGTERM": 143}
 
 
 def grade(
     submissions: Annotated[list[Path] | None, typer.Argument(
-        metavar="[SUBMISSION]...", help="Folders of step files, or folders of such folders.")] = None,
+        metavar="[SUBMISSION]...", help="Folders of step files, or folders of such folders (a class: every "
+        "folder in it gets a row, one without step files 0 and the reason).")] = None,
     solutions: Annotated[bool, typer.Option("--solutions", help="Grade the reference solutions.")] = False,
+    steps: Annotated[list[str] | None, typer.Option(
+        "--steps", metavar="STEP", help="Grade only these steps (repeat it, or separate ids by commas); "
+        "default: all. Step ids as in `vitgrade list`, e.g. 05_attention or 5.")] = None,
     format: Annotated[Literal["rich", "json", "junit", "gradescope"], typer.Option(
         help="rich, json (the result contract), junit (CI test reports) or gradescope (results.json).")] = "rich",
     output: Annotated[Path | None, typer.Option(metavar="PATH", help="Write the report here.")] = None,
-    csv: Annotated[Path | None, typer.Option(metavar="PATH", help="Also write a CSV gradebook here.")] = None,
+    csv: Annotated[Path | None, typer.Option(metavar="PATH", help=(
+        "Also write a CSV gradebook here; each submission's result is kept as soon as it is graded "
+        "in the results folder beside it (PATH without .csv, plus .results), unless --results says where."))] = None,
+    results: Annotated[Path | None, typer.Option(metavar="DIR", help=(
+        "Keep each submission's result here as soon as it is graded (`vitgrade gradebook DIR` merges them)."))] = None,
+    resume: Annotated[bool, typer.Option("--resume", help=(
+        "Grade only the submissions whose kept result is missing, or was graded from other step files "
+        "or options; read the others back."))] = False,
     report: Annotated[Path | None, typer.Option(metavar="PATH", help=(
         "Also write the class report here: one HTML file with each step's score distribution, "
         "the most common mistakes and every student's feedback."))] = None,
-    jobs: Annotated[int, typer.Option(metavar="N", min=1, help="Submissions graded at once.")] = 1,
-    timeout: Annotated[float, typer.Option(
-        metavar="S", min=1.0, help="Time limit per step, seconds.")] = DEFAULT_TIMEOUT,
+    jobs: Annotated[int, typer.Option(metavar="N", help="Submissions graded at once.")] = 1,
+    timeout: Annotated[float, typer.Option(metavar="S", help="Time limit per step, seconds.")] = DEFAULT_TIMEOUT,
     no_hidden: Annotated[bool, typer.Option("--no-hidden", help="Only the visible tests.")] = False,
     show_output: Annotated[bool, typer.Option(
         "--show-output", help="Show what your code printed under passing tests too (it is always "
@@ -34,18 +52,46 @@ def grade(
     """Grade one submission or many (a CSV gradebook with --csv): visible and hidden tests,
     each step in a sandboxed worker with a time and memory limit.
 
-    Exit status: 0 everything passes, 1 something fails, 2 usage or fixture error.
+    Ctrl-C or SIGTERM stop grading; what was graded is kept and its gradebook written, and
+    --resume grades the rest. Exit status: 0 everything passes, 1 something fails, 2 usage or
+    fixture error, 130 or 143 stopped by Ctrl-C or SIGTERM.
     """
-    from grader.reports import render, render_summary, to_csv, to_gradescope, to_json, to_junit
-    from grader.steps import STEP_IDS
+    from grader.cli.grading import resolve_steps
+    from grader.platforms.classes import expand_submissions, grade_class
 
+    _check_numbers(jobs, timeout)
+    chosen = resolve_steps([step for given in steps or [] for step in given.split(",") if step.strip()])
     folders = ([paths.SOLUTIONS] if solutions else []) + list(submissions or [])
     if not folders:
         fail("name a SUBMISSION folder, or --solutions")
     found = expand_submissions(folders)
     if format == "gradescope" and len(found) != 1:
         fail("--format gradescope writes one submission's results.json; grade them one at a time")
-    results = run_grader(found, STEP_IDS, hidden=not no_hidden, timeout=timeout, jobs=jobs)
+    kept = results or (csv.with_name(f"{csv.stem}.results") if csv is not None else None)
+    if resume and kept is None:
+        fail("--resume reads the kept results: give the --csv or --results of the run to resume")
+    run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
+                      resume=resume)
+    _write_reports(run.results, format=format, output=output, csv=csv, report=report, show_output=show_output)
+    if run.stopped_by:
+        _say_stopped(run, kept)
+        raise typer.Exit(_STOPPED_EXIT.get(run.stopped_by, 1))
+    raise typer.Exit(exit_code(run.results))
+
+
+def _check_numbers(jobs: int, timeout: float) -> None:
+    """One line and exit 2 for numbers no grading can use."""
+    if jobs < 1:
+        fail(f"--jobs {jobs}: grade at least 1 submission at a time")
+    if not math.isfinite(timeout) or timeout < 1:
+        fail(f"--timeout {timeout:g}: a step needs at least 1 second")
+
+
+def _write_reports(results: list[SubmissionResult], *, format: str, output: Path | None, csv: Path | None,
+                   report: Path | None, show_output: bool) -> None:
+    """The gradebook, class report and chosen report of what was graded."""
+    from grader.reports import render, render_summary, to_csv, to_gradescope, to_json, to_junit
+
     if csv is not None:
         write(to_csv(results), csv)
     if report is not None:
@@ -57,9 +103,17 @@ def grade(
     elif format == "junit":
         write(to_junit(results), output)
     elif format == "gradescope":
-        write(to_gradescope(results[0]), output)
+        if results:
+            write(to_gradescope(results[0]), output)
     elif len(results) == 1:
         render(results[0], report_console, show_output=show_output)
-    else:
+    elif results:
         render_summary(results, report_console)
-    raise typer.Exit(exit_code(results))
+
+
+def _say_stopped(run: ClassRun, kept: Path | None) -> None:
+    """One line: what was kept, how many were not graded, and how to finish."""
+    finish = f"`--resume` grades them ({kept} keeps the {len(run.results)} done)" if kept is not None else \
+        "give --csv or --results to keep results, so a rerun with --resume grades only the rest"
+    err.print(f"vitgrade: stopped by {run.stopped_by}: {run.left} submission(s) not graded; {finish}",
+              markup=False)

@@ -1,14 +1,21 @@
-"""What `check`, `grade`, `list` and `validate` share: resolving steps and submissions, running
+"""What `check`, `grade`, `list` and `validate` share: resolving steps and folders, running
 the grader with a progress display, and writing results in the chosen format."""
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from grader import paths
 from grader.cli.common import EXIT_FAILED, EXIT_OK, fail, interactive, out, progress
 from grader.results import SubmissionResult
 from grader.steps import STEP_IDS, UnknownStep, get_step
+
+if TYPE_CHECKING:
+    from grader.runner.grader import GradeOptions
+
+#: Called with (index among the submissions, result) as soon as a submission is graded.
+Keep = Callable[[int, SubmissionResult], None]
 
 
 def resolve_steps(step_ids: Iterable[str] | None, all_steps: bool = False) -> tuple[str, ...]:
@@ -35,88 +42,38 @@ def is_submission(folder: Path) -> bool:
     return any((folder / f"{s}.py").exists() for s in STEP_IDS)
 
 
-def expand_submissions(folders: list[Path]) -> list[Path]:
-    """A folder of step files is one submission; a folder of such folders is a class of them."""
-    found: list[Path] = []
-    for folder in folders:
-        if not folder.is_dir():
-            fail(f"no such folder: {folder}")
-        if is_submission(folder):
-            found.append(folder.resolve())
-            continue
-        inner = sorted(p.resolve() for p in folder.iterdir() if p.is_dir() and is_submission(p))
-        if not inner:
-            fail(f"{folder} holds no step files (01_flatten.py ... 08_occlusion.py) and no submission folders")
-        found += inner
-    return found
-
-
 def run_grader(submissions: list[Path], steps: tuple[str, ...], *, hidden: bool, timeout: float,
-               references: bool = True, jobs: int = 1) -> list[SubmissionResult]:
-    """Grade each submission; several at once with `jobs` > 1 (one process per submission)."""
+               references: bool = True) -> list[SubmissionResult]:
+    """Grade each submission, one after the other, with one grader."""
     from grader.expected.store import FixtureError
     from grader.runner.grader import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=references, timeout=timeout, steps=steps)
     try:
-        if jobs > 1 and len(submissions) > 1:
-            return _grade_parallel(submissions, options, jobs)
-        return _grade_serial(submissions, options)
+        results: list[SubmissionResult] = []
+        grade_serial(list(enumerate(submissions)), options, lambda _, result: results.append(result))
+        return results
     except FixtureError as error:
         fail(str(error))
 
 
-def _grade_serial(submissions: list[Path], options) -> list[SubmissionResult]:
+def grade_serial(todo: list[tuple[int, Path]], options: GradeOptions, keep: Keep) -> None:
+    """Grade `todo` (index, folder) in this process, handing each result to `keep` as it comes.
+
+    Raises:
+        FixtureError: the fixtures are missing or do not match their manifest.
+    """
     from grader.runner.grader import Grader
 
-    total = len(submissions) * len(options.steps)
-    with progress("grading", total) as advance:
+    with progress("grading", len(todo) * len(options.steps)) as advance:
         options.on_step = lambda step_id: advance(1, f"grading {step_id}")
         grader = Grader(options)
         try:
-            return [grader.grade(s) for s in submissions]
+            for index, folder in todo:
+                keep(index, grader.grade(folder))
         finally:
             grader.close()
-
-
-_POOL_GRADER = None  # each process of a --jobs pool keeps one Grader (and zygote) for all its submissions
-
-
-def _start_pool_process(options) -> None:
-    """One torch thread per worker: `jobs` processes already share the cores between them."""
-    import atexit
-    import os
-
-    from grader.runner.grader import Grader
-
-    global _POOL_GRADER
-    os.environ["OMP_NUM_THREADS"] = "1"
-    _POOL_GRADER = Grader(options)
-    atexit.register(_POOL_GRADER.close)
-
-
-def _grade_in_pool(submission: Path) -> SubmissionResult:
-    return _POOL_GRADER.grade(submission)
-
-
-def _grade_parallel(submissions: list[Path], options, jobs: int) -> list[SubmissionResult]:
-    """Submissions shared out over `jobs` judge processes; the judges are ours, so their pickled
-    results are trusted (student code only ever runs in the sandboxed workers below them)."""
-    import multiprocessing
-    import os
-    from concurrent.futures import ProcessPoolExecutor
-
-    # Windows has no forkserver, and a Python without os.fork (the simulated one) cannot run it.
-    forks = hasattr(os, "fork") and "forkserver" in multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if forks else "spawn")
-    with progress("grading submissions", len(submissions)) as advance, \
-            ProcessPoolExecutor(max_workers=min(jobs, len(submissions)), mp_context=context,
-                                initializer=_start_pool_process, initargs=(options,)) as pool:
-        results = []
-        for result in pool.map(_grade_in_pool, submissions):
-            results.append(result)
-            advance(1)
-        return results
+            options.on_step = None
 
 
 def exit_code(results: list[SubmissionResult]) -> int:

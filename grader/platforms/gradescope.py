@@ -20,13 +20,17 @@ import math
 import os
 import stat
 import tempfile
+import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from grader.platforms.uploads import BadUpload, copy_step_files, find_step_files
 from grader.steps import DEFAULT_TIMEOUT
+
+if TYPE_CHECKING:
+    from grader.results import StepResult, SubmissionResult
 
 ROOT_VARIABLE = "VITGRADE_AUTOGRADER_ROOT"
 """Overrides /autograder, so tests run the bundle in a temporary Gradescope-like layout."""
@@ -70,6 +74,12 @@ class Budget:
     def stop_after(self) -> int:
         """When the whole grader is stopped, seconds after it started."""
         return self.time_limit - self.margin // 2
+
+    @property
+    def steps_within(self) -> int:
+        """Seconds after the grader started by which every step has ended: a start-up longer than
+        planned shortens the steps' limits, never the margin."""
+        return self.time_limit - self.margin
 
 
 def budget(time_limit: int, steps: int = _STEPS) -> Budget:
@@ -131,7 +141,7 @@ def write_bundle(out: Path, kit: Path, time_limit: int = DEFAULT_TIME_LIMIT, sho
     """
     shares = budget(time_limit)
     run = RUN_AUTOGRADER.format(stop_after=shares.stop_after, per_step=shares.per_step,
-                                show_hidden=" --show-hidden" if show_hidden else "")
+                                within=shares.steps_within, show_hidden=" --show-hidden" if show_hidden else "")
     scripts = {"setup.sh": SETUP_SH, "run_autograder": run}
     files = bundle_files(kit)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -151,11 +161,14 @@ def _entry(name: str, executable: bool) -> zipfile.ZipInfo:
     return info
 
 
-def run_autograder(root: Path, step_timeout: float, show_hidden: bool = False) -> None:
+def run_autograder(root: Path, step_timeout: float, show_hidden: bool = False,
+                   deadline: float | None = None) -> None:
     """Grade root/submission with the hidden tests and write root/results/results.json.
 
     A bad upload gets score 0 and the reason, before any worker starts. The step files found are
     copied into a folder of their own, so the workers see them and nothing else of the upload.
+    Each step's limit is `step_timeout`, shortened where needed so that every step has ended by
+    `deadline` (a `time.monotonic()` value; None: no deadline).
     """
     results = root / "results" / "results.json"
     submission = root / "submission"
@@ -168,12 +181,12 @@ def run_autograder(root: Path, step_timeout: float, show_hidden: bool = False) -
         folder = copy_step_files(upload, Path(work) / "submission")
         for path in (Path(work), folder, *folder.rglob("*")):  # for a worker running as uid 65534
             path.chmod(0o755 if path.is_dir() else 0o644)
-        document = _graded(folder, step_timeout, show_hidden)
+        document = _graded(folder, step_timeout, show_hidden, deadline)
     document["output"] = upload.summary(submission) + "\n\n" + document["output"]
     _write(results, document)
 
 
-def _graded(folder: Path, step_timeout: float, show_hidden: bool) -> dict[str, Any]:
+def _graded(folder: Path, step_timeout: float, show_hidden: bool, deadline: float | None) -> dict[str, Any]:
     """The results.json of one clean submission folder, hidden tests included."""
     from grader.expected.store import FixtureError
     from grader.reports import to_gradescope
@@ -185,10 +198,50 @@ def _graded(folder: Path, step_timeout: float, show_hidden: bool) -> dict[str, A
         return rejected(f"The autograder's test data are damaged ({error}). Tell your instructor; "
                         "this is not your fault.")
     try:
-        result = grader.grade(folder)
+        result = grader.grade(folder) if deadline is None else _grade_within(grader, folder, step_timeout, deadline)
     finally:
         grader.close()
     return json.loads(to_gradescope(result, show_hidden=show_hidden))
+
+
+#: A step's limit however late it starts: a step that starts after the deadline still says "timed out".
+_SHORTEST_STEP = 1.0
+
+
+def _grade_within(grader: Any, folder: Path, longest: float, deadline: float) -> SubmissionResult:
+    """Grade step by step, each step's limit `longest`, or less where start-up or earlier steps took
+    longer than planned: then the steps left share equally what is left before `deadline`. A step
+    with less than a second left is not started and says so ("timed out"): on a machine too busy
+    for the plan, results.json still comes before the platform's limit."""
+    from dataclasses import replace
+
+    from grader.steps import STEP_IDS
+
+    graded, steps = [], []
+    for index, step_id in enumerate(STEP_IDS):
+        if graded and deadline - time.monotonic() < _SHORTEST_STEP:  # a busy machine: no time left to start it
+            steps.append(_not_reached(step_id))
+            continue
+        grader.options = replace(grader.options, timeout=step_share(longest, deadline, len(STEP_IDS) - index))
+        graded.append(grader.grade(folder, steps=(step_id,)))
+        steps += graded[-1].steps
+    return replace(graded[-1], steps=steps, tampering=sorted({name for result in graded for name in result.tampering}))
+
+
+def _not_reached(step_id: str) -> StepResult:
+    """A step the time ran out before: timed out, with why."""
+    from grader.results import StepResult
+    from grader.steps import get_step
+
+    step = get_step(step_id)
+    return StepResult(id=step.id, title=step.title, pages=step.pages, score=0.0, max_score=step.points,
+                      status="timeout", notes=["Not run: the autograder's time limit was reached before this step."])
+
+
+def step_share(longest: float, deadline: float, steps_left: int) -> float:
+    """The next step's limit: `longest`, or an equal share of the time left before `deadline`
+    (a `time.monotonic()` value) among the `steps_left` steps, and never under a second."""
+    return max(min(longest, (deadline - time.monotonic()) / steps_left), _SHORTEST_STEP)
 
 
 def rejected(reason: str) -> dict[str, Any]:
@@ -240,8 +293,8 @@ assert torch.version.cuda is None, "the CUDA build of torch was installed, not t
 VITGRADE_ROOT="$SOURCE" "$ROOT/venv/bin/vitgrade" fixtures verify
 """
 
-# Doubled braces: this is a str.format template (when the grader is stopped, each step's limit,
-# whether hidden results are shown at once).
+# Doubled braces: this is a str.format template (when the grader is stopped, each step's limit, by
+# when every step has ended, whether hidden results are shown at once).
 RUN_AUTOGRADER = """\
 #!/usr/bin/env bash
 # Gradescope runs this for every submission, in /autograder. It grades /autograder/submission with
@@ -259,7 +312,7 @@ SOURCE="$(cd "$ROOT/source" 2>/dev/null && pwd -P)"
 # Root without namespaces (Docker's defaults) runs the worker as uid 65534: the answers stay root's.
 chmod -R go-rwx "$SOURCE/solutions" "$SOURCE/fixtures/hidden" 2>/dev/null
 VITGRADE_ROOT="$SOURCE" PYTHONPATH="$SOURCE" timeout --kill-after=5 {stop_after} \\
-    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step}{show_hidden}
+    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step} --within {within}{show_hidden}
 status=$?
 # Only a clean exit vouches for results.json: a crash may leave one written by the student's code.
 if [ "$status" -ne 0 ] || [ ! -s "$RESULTS" ]; then
@@ -297,16 +350,20 @@ def memory_warning(files: tuple[Path, ...] = _CGROUP_LIMITS) -> str:
 
 def main() -> None:
     """Entry point inside the container (see RUN_AUTOGRADER)."""
+    started = time.monotonic()
     if warning := memory_warning():
         print(warning, flush=True)  # results/stdout: shown to instructors only
     parser = argparse.ArgumentParser(prog="python -m grader.platforms.gradescope")
     parser.add_argument("root", type=Path, nargs="?", default=Path(os.environ.get(ROOT_VARIABLE) or DEFAULT_ROOT),
                         help="Gradescope's /autograder (source/, submission/, results/)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="time limit per step, seconds")
+    parser.add_argument("--within", type=float, default=None,
+                        help="seconds from the start by which every step has ended (steps' limits shrink to fit)")
     parser.add_argument("--show-hidden", action="store_true",
                         help="show hidden tests and the full score to students at once")
     arguments = parser.parse_args()
-    run_autograder(arguments.root, arguments.timeout, arguments.show_hidden)
+    deadline = None if arguments.within is None else started + arguments.within
+    run_autograder(arguments.root, arguments.timeout, arguments.show_hidden, deadline)
 
 
 if __name__ == "__main__":

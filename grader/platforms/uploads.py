@@ -169,3 +169,33 @@ def copy_step_files(upload: Upload, target: Path) -> Path:
     for step_id, path in upload.files.items():
         shutil.copyfile(path, target / f"{step_id}.py")
     return target
+
+
+#: In a class folder, a submission folder's REASON.txt says why it has no step file (the instructor's
+#: workflow writes one for a repository it could not fetch); its first line is the gradebook's note.
+REASON_FILE = "REASON.txt"
+_REASON_CHARACTERS = 300
+
+
+def no_step_file_reason(folder: Path) -> str:
+    """Why a class's submission folder without step files scores 0, in one line for its row.
+
+    Args:
+        folder: A folder of a class that holds none of 01_flatten.py ... 08_occlusion.py.
+
+    Returns:
+        The first line of its REASON.txt, or what it holds instead (misnamed step files with the
+        name they were probably meant to have), or that it is empty.
+    """
+    reason = folder / REASON_FILE
+    if reason.is_file() and not reason.is_symlink():
+        first = reason.read_text(encoding="utf-8", errors="replace").strip().splitlines()[:1]
+        if first:
+            return first[0][:_REASON_CHARACTERS]
+    try:
+        files = [e for e in _scan(folder) if not e.endswith("/")]
+    except BadUpload as error:
+        return str(error).replace("Your upload", "The folder").split(". ")[0] + "."
+    if not files:
+        return "no step file: the folder is empty."
+    return f"no step file (01_flatten.py ... 08_occlusion.py); found: {_listing([_hint(f) for f in files])}."

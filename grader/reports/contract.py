@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from grader.results import Finding, StepResult, SubmissionResult, TestResult
+from grader.results import Finding, SandboxReport, StepResult, SubmissionResult, TestResult
 
 
 def to_json(results: list[SubmissionResult]) -> str:
@@ -54,7 +54,15 @@ def _result(contract: dict) -> SubmissionResult:
                         tests=[_test(t) for t in s["tests"]])
              for s in contract["steps"]]
     return SubmissionResult(submission=contract["submission"], checkpoint=dict(contract["checkpoint"]),
-                            steps=steps)
+                            steps=steps, sandbox=_sandbox(contract.get("sandbox")),
+                            not_graded=str(contract.get("not_graded", "")))
+
+
+def _sandbox(given: dict | None) -> SandboxReport:
+    """The sandbox a result was graded in; `unknown` for results written before it was recorded."""
+    if not given:
+        return SandboxReport(level="unknown")
+    return SandboxReport(level=given["level"], layers=list(given["layers"]), missing=list(given["missing"]))
 
 
 _TEST_KEYS = ("name", "visibility", "status", "score", "max_score", "message")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from rich import box
 from rich.console import Console, RenderableType
+from rich.measure import Measurement
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -56,13 +57,37 @@ def render(result: SubmissionResult, console: Console, *,
 def render_summary(results: list[SubmissionResult], console: Console) -> None:
     """Print several submissions as one table: a row per submission, a column per graded step.
 
+    In a terminal the table fits its width: names first, then the total, then as many step columns
+    as fit (the caption names those left out). Anywhere else (a CI log, a file) nothing is cut:
+    the table is as wide as it needs.
+
     Args:
         results: The graded submissions, in the order to show them.
         console: Where to print.
     """
     graded = {step.id for result in results for step in result.steps}
     step_ids = [step_id for step_id in STEP_IDS if step_id in graded]
-    table = Table(box=box.SIMPLE_HEAD, caption=_summary_caption(results), caption_justify="left")
+    if not console.is_terminal:
+        table = _summary_table(results, step_ids, [])
+        width = Measurement.get(console, console.options.update_width(_UNBOUNDED), table).maximum
+        Console(file=console.file, width=max(width, console.width), highlight=False).print(table)
+        return
+    for shown in range(len(step_ids), -1, -1):
+        table = _summary_table(results, step_ids[:shown], step_ids[shown:])
+        if Measurement.get(console, console.options.update_width(_UNBOUNDED), table).maximum <= console.width:
+            break
+    console.print(table)
+
+
+_UNBOUNDED = 10_000  # columns: wider than any class table
+
+
+def _summary_table(results: list[SubmissionResult], step_ids: list[str], left_out: list[str]) -> Table:
+    """The class table: each submission's name, then the steps' scores, then the total."""
+    caption = _summary_caption(results)
+    if left_out:
+        caption.append(f"\nNot shown, too narrow a terminal: {', '.join(left_out)} (--csv has every step).")
+    table = Table(box=box.SIMPLE_HEAD, caption=caption, caption_justify="left")
     table.add_column("submission", no_wrap=True)
     for step_id in step_ids:
         table.add_column(step_id.replace("_", "\n", 1), justify="right", no_wrap=True)
@@ -71,8 +96,11 @@ def render_summary(results: list[SubmissionResult], console: Console) -> None:
         steps = {step.id: step for step in result.steps}
         cells = [_summary_cell(steps.get(step_id)) for step_id in step_ids]
         total = Text(f"{points(result.score)}/{points(result.max_score)}", style="bold")
-        table.add_row(Text(clean(result.submission)), *cells, total)
-    console.print(table)
+        name = Text(clean(result.submission))
+        if result.not_graded:
+            name.append(f"  {clean(result.not_graded)}", style="dim")
+        table.add_row(name, *cells, total)
+    return table
 
 
 def _render_test(test: TestResult, console: Console, plain: bool, *, withheld: bool,

@@ -1,0 +1,337 @@
+"""A class graded on one machine (`vitgrade grade CLASS`): every folder a submission, each result
+kept as soon as it is graded, a run stopped by Ctrl-C or SIGTERM keeping what it graded, and
+`--resume` grading only what is missing or changed. Instructors only: the student release leaves
+grader/platforms out."""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from grader import paths
+from grader.cli.common import fail, progress
+from grader.cli.grading import Keep, grade_serial, is_submission
+from grader.platforms.uploads import REASON_FILE, no_step_file_reason
+from grader.results import SubmissionResult
+from grader.steps import STEP_IDS, get_step
+
+if TYPE_CHECKING:
+    from grader.runner.grader import GradeOptions
+
+
+@dataclass(frozen=True)
+class Submission:
+    """One submission folder as found on the command line or in a class folder."""
+
+    folder: Path
+    not_graded: str = ""
+    """Why it cannot be graded (a class's folder with no step file); empty when it can."""
+
+    @property
+    def name(self) -> str:
+        """The folder's name: the gradebook's row and the name of its result file."""
+        return self.folder.name
+
+
+def expand_submissions(folders: list[Path]) -> list[Submission]:
+    """A folder of step files is one submission; a folder of such folders is a class of them.
+
+    In a class every folder is a submission, also one with no step file: it scores 0 and says why,
+    so a misnamed upload never leaves a student out of the gradebook.
+    """
+    found: list[Submission] = []
+    for folder in folders:
+        if not folder.is_dir():
+            fail(f"no such folder: {folder}")
+        if is_submission(folder):
+            found.append(Submission(folder.resolve()))
+            continue
+        inner = sorted(p.resolve() for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
+        if not any(is_submission(p) for p in inner) and not any((p / REASON_FILE).is_file() for p in inner):
+            fail(f"{folder} holds no step files (01_flatten.py ... 08_occlusion.py) and no submission folders")
+        found += [Submission(p) if is_submission(p) else Submission(p, no_step_file_reason(p)) for p in inner]
+    names = [submission.name for submission in found]
+    if len(found) > 1 and len(set(names)) < len(names):
+        twice = sorted({name for name in names if names.count(name) > 1})
+        fail(f"two submissions are named {twice[0]}: a gradebook names each by its folder, so grade them apart")
+    return found
+
+
+_POOL_GRADER = None  # each process of a --jobs pool keeps one Grader (and zygote) for all its submissions
+_POOL_ERROR: Exception | None = None  # why its Grader could not start: raised by its first submission
+
+
+def _start_pool_process(options: GradeOptions, shared: bool) -> None:
+    """With `shared` (more than one judge), one torch thread per worker: the judges already share
+    the cores between them. Ctrl-C reaches the whole process group: only the class's own process
+    answers it, by ending the pool; the zygote started here inherits the indifference."""
+    import os
+    import signal
+    from multiprocessing.util import Finalize
+
+    from grader.runner.grader import Grader
+
+    global _POOL_GRADER, _POOL_ERROR
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if shared:
+        os.environ["OMP_NUM_THREADS"] = "1"
+    try:
+        _POOL_GRADER = Grader(options)
+    except Exception as error:  # raised with the first submission: the command names it, not a broken pool
+        _POOL_ERROR = error
+        return
+    Finalize(_POOL_GRADER, _POOL_GRADER.close, exitpriority=10)
+
+
+def _grade_in_pool(item: tuple[int, Path]) -> tuple[int, SubmissionResult]:
+    if _POOL_ERROR is not None:
+        raise _POOL_ERROR
+    index, folder = item
+    return index, _POOL_GRADER.grade(folder)
+
+
+def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep) -> None:
+    """Submissions shared out over `jobs` judge processes, each result kept as soon as it is graded;
+    the judges are ours, so their pickled results are trusted (student code only ever runs in the
+    sandboxed workers below them). Stopped, the judges are ended at once and the pool shut down:
+    no process or semaphore is left behind.
+
+    Raises:
+        BrokenProcessPool: a judge process died (killed, out of memory).
+    """
+    import multiprocessing
+    import os
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    # Windows has no forkserver, and a Python without os.fork (the simulated one) cannot run it.
+    forks = hasattr(os, "fork") and "forkserver" in multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if forks else "spawn")
+    judges = min(jobs, len(todo))
+    with progress("grading submissions", len(todo)) as advance:
+        pool = ProcessPoolExecutor(max_workers=judges, mp_context=context, initializer=_start_pool_process,
+                                   initargs=(options, judges > 1))
+        try:
+            for future in as_completed([pool.submit(_grade_in_pool, item) for item in todo]):
+                keep(*future.result())
+                advance(1)
+        except BaseException:
+            _end_judges(pool)
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _end_judges(pool: Any) -> None:
+    """End every judge process now (their zygotes and workers die with them)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    if hasattr(pool, "terminate_workers"):  # Python 3.14
+        pool.terminate_workers()
+        return
+    for process in list((pool._processes or {}).values()):  # before 3.14, only the executor knows them
+        process.terminate()
+
+
+@dataclass
+class ClassRun:
+    """What grading a class gave, also when it was stopped half-way."""
+
+    results: list[SubmissionResult]
+    """Every submission graded, read back from its kept result, or found ungradable; class order."""
+    graded: int
+    """How many of them were graded in this run."""
+    left: int
+    """Submissions not graded because grading was stopped."""
+    stopped_by: str = ""
+    """What stopped grading (`SIGINT`, `SIGTERM`, a grading process that died), empty when it ran to the end."""
+
+
+def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden: bool, timeout: float,
+                jobs: int = 1, kept: Path | None = None, resume: bool = False) -> ClassRun:
+    """Grade a class, each result written to `kept` as soon as it is graded.
+
+    Ctrl-C or SIGTERM stop grading as before, but what was graded stays: the finished results are
+    returned (and already kept), the rest counted.
+
+    Args:
+        submissions: The class, as `expand_submissions` found it.
+        steps: The steps to grade.
+        hidden: Include the hidden tests.
+        timeout: Time limit per step, seconds.
+        jobs: Submissions graded at once.
+        kept: The results folder: `<name>.json` (the result contract) and `<name>.sha256` (what it
+            was graded from) per submission; None keeps nothing.
+        resume: Read back each kept result whose submission and grading options are unchanged,
+            and grade only the others.
+    """
+    from grader.expected.store import FixtureError
+    from grader.runner.grader import GradeOptions
+
+    options = GradeOptions(hidden=hidden, references=True, timeout=timeout, steps=steps)
+    found: list[SubmissionResult | None] = [None] * len(submissions)
+    try:
+        grading = _grading_key(options)
+        keys = [_submission_key(submission, grading) for submission in submissions]
+        todo: list[tuple[int, Path]] = []
+        for index, submission in enumerate(submissions):
+            if resume and kept is not None and (earlier := _kept(kept, submission.name, keys[index])):
+                found[index] = earlier
+            elif submission.not_graded:
+                found[index] = _not_graded(submission, steps)
+                _keep(kept, submission.name, found[index], keys[index])
+            else:
+                todo.append((index, submission.folder))
+
+        def keep(index: int, result: SubmissionResult) -> None:
+            found[index] = result
+            _keep(kept, submissions[index].name, result, keys[index])
+
+        pooled = len(todo) > 1
+        stopped_by = _grade_until_stopped(todo, options, jobs, keep, pooled)
+    except FixtureError as error:
+        fail(str(error))
+    results = [result for result in found if result is not None]
+    left = len(found) - len(results)
+    return ClassRun(results, graded=len(todo) - left, left=left, stopped_by=stopped_by)
+
+
+def _grade_until_stopped(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep,
+                         pooled: bool) -> str:
+    """Grade `todo`; the name of the signal that stopped it, or empty when all were graded.
+
+    Pooled, the grading runs in judge processes that ignore Ctrl-C, and this process alone answers
+    Ctrl-C and SIGTERM by ending them: the signal is never lost in the middle of a step (the test
+    session a step runs in would report it as the step's own interruption), and nothing is left
+    half-done. Not pooled (one submission to grade), Ctrl-C stops grading where it is.
+    """
+    from concurrent.futures.process import BrokenProcessPool
+
+    if not pooled:
+        grade_serial(todo, options, keep)
+        return ""
+    try:
+        with _stopped_by_signals():
+            _grade_parallel(todo, options, jobs, keep)
+    except _Stopped as stop:
+        return stop.signal_name
+    except BrokenProcessPool:
+        return "a grading process that died (killed, or out of memory)"
+    return ""
+
+
+class _Stopped(Exception):
+    """Grading was stopped by a signal."""
+
+    def __init__(self, signal_name: str) -> None:
+        super().__init__(signal_name)
+        self.signal_name = signal_name
+
+
+@contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    """SIGTERM (a CI timeout, a `kill`) and Ctrl-C both raise `_Stopped`; once stopped, a second
+    signal cannot interrupt the clean-up that keeps what was graded."""
+    import signal
+
+    interrupt = signal.getsignal(signal.SIGINT)
+
+    def stop(number: int, frame: object) -> None:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        raise _Stopped(signal.Signals(number).name)
+
+    terminate = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    except KeyboardInterrupt:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        raise _Stopped("SIGINT") from None
+    finally:
+        signal.signal(signal.SIGTERM, terminate)
+        signal.signal(signal.SIGINT, interrupt)
+
+
+def _grading_key(options: GradeOptions) -> str:
+    """What, besides the step files, decides a result: the options and the fixtures' manifest."""
+    manifest = Path(options.fixtures) / "manifest.json"
+    return json.dumps({"steps": list(options.steps), "hidden": options.hidden, "timeout": options.timeout,
+                       "references": options.references, "memory": options.memory,
+                       "fixtures": hashlib.sha256(manifest.read_bytes()).hexdigest() if manifest.is_file() else ""})
+
+
+def _submission_key(submission: Submission, grading: str) -> str:
+    """sha256 of what grading reads of a submission (its step files, links as links) and of how
+    it is graded: --resume regrades a submission exactly when this changed."""
+    digest = hashlib.sha256(grading.encode())
+    for step_id in STEP_IDS:
+        path = submission.folder / f"{step_id}.py"
+        if path.is_symlink():
+            content = b"link:" + os.readlink(path).encode()
+        elif path.is_file():
+            content = path.read_bytes()
+        else:
+            content = b"absent"
+        digest.update(f"{step_id}\0{len(content)}\0".encode() + content)
+    digest.update(b"not graded:" + submission.not_graded.encode())
+    return digest.hexdigest()
+
+
+def _keep(folder: Path | None, name: str, result: SubmissionResult, key: str) -> None:
+    """Write one result, then its key: a key is only ever beside a whole result."""
+    from grader.reports import to_json
+
+    if folder is None:
+        return
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        _replace(folder / f"{name}.json", to_json([result]))
+        _replace(folder / f"{name}.sha256", key + "\n")
+    except OSError as error:
+        fail(f"cannot write the results folder {folder}: {error.strerror or error}")
+
+
+def _replace(path: Path, text: str) -> None:
+    """Written whole or not at all: a rename, so a stopped run never leaves half a file."""
+    partial = path.with_name(f".{path.name}.{os.getpid()}")
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, path)
+
+
+def _kept(folder: Path, name: str, key: str) -> SubmissionResult | None:
+    """The kept result of `name`, if it was graded from exactly what `key` describes."""
+    from grader.reports.contract import from_json
+
+    try:
+        if (folder / f"{name}.sha256").read_text(encoding="utf-8").strip() != key:
+            return None
+        return from_json((folder / f"{name}.json").read_text(encoding="utf-8"))[0]
+    except (OSError, UnicodeDecodeError, ValueError, IndexError):
+        return None
+
+
+def _not_graded(submission: Submission, steps: tuple[str, ...]) -> SubmissionResult:
+    """0 for every step, and why: a class's folder with no step file still has its row."""
+    from grader.expected.store import load_manifest
+    from grader.results import SandboxReport, StepResult
+
+    checkpoint = load_manifest(paths.FIXTURES)["checkpoint"]
+    graded = [get_step(step_id) for step_id in steps]
+    return SubmissionResult(
+        submission=_shown(submission.folder),
+        checkpoint={k: checkpoint[k] for k in ("id", "kind", "sha256")},
+        steps=[StepResult(id=step.id, title=step.title, pages=step.pages, score=0.0, max_score=step.points,
+                          status="not_attempted", notes=[submission.not_graded]) for step in graded],
+        sandbox=SandboxReport(level="not run", missing=["no code ran: nothing to grade"]),
+        not_graded=submission.not_graded)
+
+
+def _shown(folder: Path) -> str:
+    """A folder as results name it: relative to the current folder when inside it."""
+    try:
+        return str(folder.relative_to(Path.cwd()))
+    except ValueError:
+        return str(folder)

@@ -1,0 +1,167 @@
+"""Grading a class: every folder gets a row, each result is kept as soon as it is graded, a run
+stopped by Ctrl-C or SIGTERM keeps what it graded, and `--resume` grades only the rest.
+
+The classes are small and cheap: a few submissions of step 01 alone, graded with `--steps 01_flatten`.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from grader import paths
+from grader.cli import app
+from grader.platforms.classes import expand_submissions
+from grader.reports import render_summary
+
+runner = CliRunner()
+STUDENTS = ("ada", "ben", "cy", "dee", "eve")
+EMPTY = "gus"  # a misnamed upload: no step file, so 0 and the reason
+KEPT_BEFORE_STOP = 2
+STOPPED_EXIT = {signal.SIGINT: 130, signal.SIGTERM: 143}
+
+
+def make_class(base: Path) -> Path:
+    folder = base / "class"
+    for name in STUDENTS:
+        (folder / name).mkdir(parents=True)
+        (folder / name / "01_flatten.py").write_bytes(paths.step_file(paths.SOLUTIONS, "01_flatten").read_bytes())
+    (folder / EMPTY).mkdir()
+    (folder / EMPTY / "01-flatten.py").write_text("def normalize(x): return x\n")
+    return folder
+
+
+def grade_command(*extra: str) -> list[str]:
+    return [sys.executable, "-m", "grader.cli", "grade", "class", "--steps", "01_flatten",
+            "--csv", "g.csv", "--format", "json", "--output", "r.json", *extra]
+
+
+def rows(book: Path) -> dict[str, dict[str, str]]:
+    return {row["submission"]: row for row in csv.DictReader(StringIO(book.read_text()))}
+
+
+def kept_files(results: Path) -> dict[str, int]:
+    """Each kept result file's inode: a result written again (always by a rename) gets a new one."""
+    return {path.stem: path.stat().st_ino for path in results.glob("*.json")}
+
+
+def stop_half_way(base: Path, sent: signal.Signals, jobs: int) -> subprocess.CompletedProcess:
+    """Start grading the class, and once KEPT_BEFORE_STOP submissions are graded send `sent` as a
+    person (Ctrl-C: the whole process group) or a CI runner (SIGTERM: the grading process) would."""
+    environment = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}
+    process = subprocess.Popen(grade_command("--jobs", str(jobs)), cwd=base, env=environment, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 300
+    while len(list((base / "g.results").glob("*.sha256"))) < KEPT_BEFORE_STOP + 1:  # + the empty folder's
+        assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+        time.sleep(0.05)
+    if sent == signal.SIGINT:
+        os.killpg(process.pid, sent)
+    else:
+        os.kill(process.pid, sent)
+    out, err = process.communicate(timeout=120)
+    _wait_until_gone(process.pid)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def _wait_until_gone(group: int) -> None:
+    """Every process the run started ends with it (the pool's judges, their zygotes and workers)."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            os.killpg(group, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.1)
+    pytest.fail("processes of the stopped run are still alive")
+
+
+@pytest.mark.parametrize(("sent", "jobs"), [(signal.SIGINT, 1), (signal.SIGTERM, 2)], ids=["ctrl-c", "sigterm-jobs-2"])
+def test_a_stopped_class_keeps_what_it_graded_and_resume_grades_only_the_rest(tmp_path: Path, sent: signal.Signals,
+                                                                            jobs: int) -> None:
+    make_class(tmp_path)
+    stopped = stop_half_way(tmp_path, sent, jobs)
+    assert stopped.returncode == STOPPED_EXIT[sent], stopped.stderr
+    assert "Traceback" not in stopped.stderr and "leaked" not in stopped.stderr, stopped.stderr
+    kept = kept_files(tmp_path / "g.results")
+    graded = [name for name in kept if name != EMPTY]
+    left = len(STUDENTS) - len(graded)
+    assert len(graded) >= KEPT_BEFORE_STOP and left > 0, kept  # stopped half-way, not at the end
+    assert f"stopped by {sent.name}: {left} submission(s) not graded" in stopped.stderr
+    assert len(stopped.stderr.strip().splitlines()) == 1, stopped.stderr
+    book = rows(tmp_path / "g.csv")  # the gradebook of what was graded, the empty folder included
+    assert set(book) == set(kept)
+    assert book[EMPTY]["score"] == "0" and "01-flatten.py (did you mean 01_flatten.py?)" in book[EMPTY]["note"]
+    assert len(json.loads((tmp_path / "r.json").read_text())) == len(kept)  # --output: one JSON document
+    merged = runner.invoke(app, ["gradebook", str(tmp_path / "g.results"), "--csv", str(tmp_path / "merged.csv")])
+    assert merged.exit_code == 0 and rows(tmp_path / "merged.csv") == book, merged.output
+
+    changed = graded[0]  # changed since it was graded: graded again, the other finished ones not
+    (tmp_path / "class" / changed / "01_flatten.py").write_text("def normalize(pixels):\n    return pixels\n")
+    environment = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}
+    resumed = subprocess.run(grade_command("--resume", "--jobs", str(jobs)), cwd=tmp_path, env=environment,
+                             capture_output=True, text=True, timeout=300)
+    assert resumed.returncode == 1, resumed.stderr  # the empty folder scores 0, the changed one fails
+    after = kept_files(tmp_path / "g.results")
+    assert [name for name in kept if after[name] != kept[name]] == [changed]
+    assert set(after) == {*STUDENTS, EMPTY}
+    book = rows(tmp_path / "g.csv")
+    assert set(book) == {*STUDENTS, EMPTY} and book[changed]["01_flatten status"] != "passed"
+    assert all(book[name]["score"] == "10" for name in STUDENTS if name != changed)
+
+
+def test_every_folder_of_a_class_is_a_submission_and_one_without_step_files_says_why(tmp_path: Path) -> None:
+    folder = make_class(tmp_path)
+    (folder / "hal").mkdir()
+    (folder / "ivy").mkdir()
+    (folder / "ivy" / "REASON.txt").write_text("course/vit-ivy could not be fetched\nsecond line\n")
+    (folder / "__MACOSX").mkdir()
+    found = {submission.name: submission.not_graded for submission in expand_submissions([folder])}
+    assert set(found) == {*STUDENTS, EMPTY, "hal", "ivy"}
+    assert all(found[name] == "" for name in STUDENTS)
+    assert found["hal"] == "no step file: the folder is empty."
+    assert found["ivy"] == "course/vit-ivy could not be fetched"
+    assert "01-flatten.py (did you mean 01_flatten.py?)" in found[EMPTY]
+
+
+@pytest.mark.parametrize(("options", "said"), [
+    (["--timeout", "-3"], "--timeout -3: a step needs at least 1 second"),
+    (["--timeout", "nan"], "--timeout nan"),
+    (["--jobs", "0"], "--jobs 0"),
+    (["--steps", "09_extra"], "unknown step '09_extra'"),
+    (["--resume"], "--resume reads the kept results"),
+])
+def test_bad_options_get_one_line_and_exit_2(options: list[str], said: str) -> None:
+    outcome = runner.invoke(app, ["grade", str(paths.SOLUTIONS), *options])
+    assert outcome.exit_code == 2 and said in outcome.output, outcome.output
+    assert len(outcome.output.strip().splitlines()) == 1, outcome.output
+
+
+def test_the_class_table_is_never_cut_in_a_log_and_fits_a_terminal() -> None:
+    from test_reports import mixed
+
+    names = [f"/tmp/cls/children-of-a-long-folder-name-{i}" for i in range(3)]
+    results = [mixed(name) for name in names]
+    log = Console(file=StringIO(), force_terminal=False, width=80)
+    render_summary(results, log)
+    text = log.file.getvalue()
+    for name in names:  # whole names and whole totals, however wide the table
+        assert next(line for line in text.splitlines() if name in line).rstrip().endswith("17.5/80")
+    assert "occlusion" in text and "Not shown" not in text
+    terminal = Console(file=StringIO(), force_terminal=True, color_system=None, width=80)
+    render_summary(results, terminal)
+    text = terminal.file.getvalue()
+    assert max(len(line) for line in text.splitlines()) <= 80
+    for name in names:  # names first, then the total: the step columns that do not fit are named
+        assert next(line for line in text.splitlines() if name in line).rstrip().endswith("17.5/80")
+    assert "Not shown, too narrow a terminal: " in text and "08_occlusion" in text
