@@ -86,6 +86,7 @@ def _wait_until_gone(group: int) -> None:
     pytest.fail("processes of the stopped run are still alive")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("sent", "jobs"), [(signal.SIGINT, 1), (signal.SIGTERM, 2)], ids=["ctrl-c", "sigterm-jobs-2"])
 def test_a_stopped_class_keeps_what_it_graded_and_resume_grades_only_the_rest(tmp_path: Path, sent: signal.Signals,
                                                                             jobs: int) -> None:
