@@ -1,8 +1,9 @@
 """`check` for notebooks (Jupyter, Colab): `from grader import check`, then `check("05_attention")`.
 
 It grades exactly as `vitgrade check` does, through the same sandboxed workers, and keeps them warm
-in the kernel: the first call starts the workers' zygote (which imports torch once), later calls
-reuse it, so a re-check after an edit takes a fraction of a second. Every call reads and grades
+in the kernel: the first call starts the grader, whose workers' zygote (or the portable runner's
+worker started ahead) imports torch once; later calls reuse it, so a re-check after an edit takes a
+fraction of a second. Every call reads and grades
 the files anew; nothing is remembered between calls but the running workers.
 
 This module imports nothing heavy at import time: the kernel (the judge) never imports torch.

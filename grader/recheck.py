@@ -1,7 +1,8 @@
 """`vitgrade check STEP --watch`: check, then check again each time a step file is saved.
 
-The speed comes from one grader kept for the whole session (its zygote has imported torch once and
-forks a fresh worker per step), never from remembering verdicts: every save grades the files anew.
+The speed comes from one grader kept for the whole session (torch is imported once, by the workers'
+zygote, or by the portable runner's next worker started ahead), never from remembering verdicts:
+every save grades the files anew, in a fresh worker.
 A save that leaves the result as it was prints one short line instead of the whole report.
 """
 from __future__ import annotations
