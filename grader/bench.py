@@ -182,12 +182,18 @@ def _seconds_to_verdicts(step_id: str, saves: int, env: dict[str, str] | None) -
     with tempfile.TemporaryDirectory() as folder:
         submission = Path(folder) / "submission"
         shutil.copytree(paths.SOLUTIONS, submission)
-        watch = subprocess.Popen([sys.executable, "-m", "grader.cli", "check", step_id, "--submission",
-                                  str(submission), "--watch"], stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, text=True, cwd=paths.KIT_ROOT, env=env)
+        errors = Path(folder) / "stderr.txt"
+        with errors.open("w", encoding="utf-8") as stderr:
+            watch = subprocess.Popen([sys.executable, "-m", "grader.cli", "check", step_id, "--submission",
+                                      str(submission), "--watch"], stdout=subprocess.PIPE, stderr=stderr,
+                                     text=True, cwd=paths.KIT_ROOT, env=env)
+        lines = iter(watch.stdout)
+
+        def waiting() -> None:
+            if next((line for line in lines if line.startswith(WAITING)), None) is None:
+                raise RuntimeError(f"check {step_id} --watch ended: {errors.read_text(encoding='utf-8')[-2000:]}")
+
         try:
-            lines = iter(watch.stdout)
-            waiting = lambda: next(line for line in lines if line.startswith(WAITING))  # noqa: E731
             waiting()  # the first report: the workers have started
             seconds = []
             for save in range(saves):
