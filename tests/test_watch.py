@@ -97,7 +97,10 @@ def test_watch_regrades_each_save_names_the_file_and_ctrl_c_ends_every_worker(tm
         workers = _descendants(watch.pid)
         assert workers, "the watch runs no worker process"
 
-        shutil.copy(paths.SOLUTIONS / "01_flatten.py", step_file)  # the student writes the step
+        # The student writes the step; saved whole, as editors save by renaming a finished copy (a
+        # file copied in place can be read half-written by a grade that starts in between).
+        shutil.copy(paths.SOLUTIONS / "01_flatten.py", mine / "01_flatten.py.saving")
+        os.replace(mine / "01_flatten.py.saving", step_file)
         written = lines.until_waiting()
         assert "10/10  passed" in written and "file: mine/01_flatten.py" in written, written
 
