@@ -194,3 +194,53 @@ def test_read_cls_names_the_row_it_read():
     assert "row P2 (row 1, col 2) [index 2] after the final LayerNorm" in said(read, normalized[:, 0], normalized[:, 2])
     assert "the CLS row before the final LayerNorm" in said(read, normalized[:, 0], x[:, 0])
     assert "mean of all normalized rows" in said(read, normalized[:, 0], normalized.mean(axis=1))
+
+
+# ------------------------------------------------------------------ never mislead
+
+def test_approximate_only_when_every_value_is_within_a_few_per_cent_of_its_own():
+    """An error of 2 % of the largest value that is 40 % of some values' own size (a sublayer moved,
+    a term added) is structure, not an approximation; 1 % of every value is."""
+    expected = rng.normal(size=(2, 50, 8))
+    error = 0.02 * np.abs(expected).max() * rng.uniform(-1, 1, size=expected.shape)
+    structural = expected + error  # under 2 % of the largest value, far more than that of the small values
+    assert (np.abs(error) > 0.05 * np.abs(expected)).any()
+    assert "approximate" not in said(case(), expected, structural)
+    assert "approximate" in said(case(), expected, expected * (1 + 0.01 * rng.uniform(-1, 1, size=expected.shape)))
+
+
+def test_a_constant_result_is_named_constant_never_a_scaled_pattern():
+    got = np.full(TOKENS.shape, 0.25)
+    text = said(case(), TOKENS, got)
+    assert text.startswith("Every value of your result is 0.25: one number") and "scale" not in text
+    ids = [f.id for f in diagnose(case(), TOKENS, got, TOLERANCE)]
+    assert ids == ["diagnosis.constant"]
+
+
+# ------------------------------------------------------------------ what the arguments say
+
+POSITION_TOKENS = rng.normal(size=(2, 4, 6))
+POSITION_TABLE = rng.normal(size=(4, 6))
+
+
+def position(got: np.ndarray) -> list:
+    c = case("add_position", axes=("image", "patch", "feature"), tokens=POSITION_TOKENS, pos_table=POSITION_TABLE)
+    return diagnose(c, POSITION_TOKENS + POSITION_TABLE, got, TOLERANCE)
+
+
+@pytest.mark.parametrize("table, finding, words", [
+    (POSITION_TABLE[::-1], "position_reordered", "the table's rows in another order: reversed"),
+    (np.roll(POSITION_TABLE, 1, axis=0), "position_reordered", "moved down by 1 place"),
+    (0.1 * POSITION_TABLE, "position_scaled", "What you added to the tokens is 0.1 (= 1/10) × the position table"),
+    (POSITION_TABLE.mean(axis=0), "position_mean", "the table's mean row to every token"),
+    (POSITION_TABLE.mean(axis=1, keepdims=True), "position_feature_mean", "one number per token"),
+])
+def test_add_position_compares_what_was_added_with_the_table(table, finding, words):
+    (found,) = position(POSITION_TOKENS + table)
+    assert found.id == f"diagnosis.{finding}" and words in found.sentence, found.sentence
+    assert found.page in (16, 17)
+
+
+def test_add_position_multiplied_is_named_by_its_arguments():
+    (found,) = position(POSITION_TOKENS * POSITION_TABLE)
+    assert found.id == "diagnosis.position_multiplied" and "multiplied" in found.sentence

@@ -59,6 +59,11 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("cover_place", "the cover in the wrong place", "part", 42),
     ("cover_fill", "the cover filled with the wrong value", "fill", 42),
     ("cover_channel_means", "the cover filled with the channel means", "fill", 42),
+    ("position_multiplied", "content and position multiplied", "term", 16),
+    ("position_scaled", "the position table added times a factor", "term scale", 16),
+    ("position_mean", "the table's mean row added to every token", "term shift", 17),
+    ("position_feature_mean", "each position row's mean added instead of the row", "term", 16),
+    ("position_reordered", "the position rows added in the wrong order", "order term", 17),
 ]}
 
 
@@ -203,7 +208,55 @@ def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
     return _found("temperature", text)
 
 
+# ---------------------------------------------------------------- what the arguments say
+
+def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """add_position: what the student added to the tokens (got − tokens), against the table it was
+    given: its rows in another order, a multiple of it, its mean row, or a product instead of a sum."""
+    if case.function != "add_position" or e.ndim != 3:
+        return None
+    tokens, table = _argument(case, "tokens"), _argument(case, "pos_table")
+    if tokens is None or table is None or tokens.shape != e.shape or table.shape != e.shape[1:]:
+        return None
+    tokens, table = np.asarray(tokens, np.float64), np.asarray(table, np.float64)
+    added = g - tokens  # (B, N, D): what the student's code added to each token
+    if close(g, tokens * table):
+        return _found("position_multiplied", "Your result is tokens × position table: content and position are "
+                      "multiplied; e_i = c_i + p_i adds them, coordinate by coordinate (page 16).")
+    factor = float((added * table).sum() / max(float((table * table).sum()) * len(added), 1e-300))
+    if abs(factor - 1) > 1e-3 and abs(factor) > 1e-3 and close(g, tokens + factor * table):
+        return _found("position_scaled", f"What you added to the tokens is {_fmt(factor)}{_factor_name(factor)} × "
+                      "the position table: add each row as it is (page 16).")
+    if close(g, tokens + table.mean(axis=0)):
+        return _found("position_mean", "You added the table's mean row to every token: each token gets its own "
+                      "row of the position table, row i for token i (page 17).")
+    if close(g, tokens + table.mean(axis=1, keepdims=True)):
+        return _found("position_feature_mean", "You added each position row's mean over the features, one number "
+                      "per token: add the whole row, coordinate by coordinate (page 16).")
+    added_rows = added.mean(axis=0)  # (N, D): the same table for every image, if any
+    if not close(added, np.broadcast_to(added_rows, added.shape)):
+        return None
+    perm = _matching(table, added_rows, 0, close)
+    if perm is None or (perm == np.arange(len(perm))).all():
+        return None
+    axes = list(getattr(case, "axes", []))
+    order = _order_sentence(perm, axes[1] if len(axes) == 3 else "token", case).split(": ", 1)[-1]
+    return _found("position_reordered", f"What you added to the tokens are the table's rows in another order: "
+                  f"{order} Token i gets row i of the position table (page 17).")
+
+
 # ---------------------------------------------------------------- sign, transpose, factors, offsets
+
+def _constant(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """One value everywhere, where the expected values vary: no pattern to scale or shift."""
+    value = float(g.mean())
+    if not close(g, np.full_like(g, value)) or close(e, np.full_like(e, float(e.mean()))):
+        return None
+    if close(g, np.zeros_like(g)):
+        return _found("all_zero", "Every value of your result is zero (within the tolerance).")
+    return _found("constant", f"Every value of your result is {_fmt(value)}: one number, whatever the input, "
+                  "where the expected values vary.")
+
 
 def _sign(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     if np.abs(e).max() > 0 and close(-g, e):
@@ -611,11 +664,22 @@ def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
 
 # ---------------------------------------------------------------- approximations
 
+#: "Approximate" means every value within this share of its own expected value: an error of
+#: structure (a sublayer moved, a term added) is larger than that in some values, even where it is
+#: small against the largest one.
+APPROXIMATE = 0.05
+#: Values nearer zero than this share of the array's root mean square are judged against that size
+#: instead: a per cent of almost nothing says nothing about the computation.
+NEAR_ZERO = 0.1
+
+
 def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
-    """A small relative error spread over the values: the structure is right, the numbers approximate."""
+    """Every value within a few per cent of its own expected value: the structure is right, the
+    numbers approximate."""
     scale = float(np.abs(e).max())
     error = np.abs(g - e)
-    if scale == 0 or error.max() > 0.02 * scale:
+    size = np.maximum(np.abs(e), NEAR_ZERO * float(np.sqrt(np.mean(e * e))))
+    if scale == 0 or (error > APPROXIMATE * size).any():
         return None
     step = float(np.spacing(np.float16(scale)))  # float16's resolution at the array's largest value
     if np.array_equal(g.astype(np.float16).astype(np.float64), g) and not np.array_equal(
@@ -625,8 +689,8 @@ def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Findi
         return _found("float16", text)
     atol, rtol = close.atol, close.rtol
     wrong = float((error > atol + rtol * np.abs(e)).mean())
-    text = (f"A small error spread over {wrong:.0%} of the values (at most {error.max() / scale:.2%} of the "
-            "largest value): the structure is right but the numbers are approximate, as with an "
+    text = (f"A small error spread over {wrong:.0%} of the values, each within {float((error / size).max()):.2%} "
+            "of its own expected value: the structure is right but the numbers are approximate, as with an "
             "approximation (e.g. of GELU), an eps in another place or a lower precision.")
     return _found("approximate", text)
 
@@ -683,7 +747,7 @@ def _cover_input(case: Any) -> np.ndarray | None:
     return None
 
 
-_CHECKS = (_cover, _probabilities, _sign, _transposed, _other_part, _scale, _offset, _affine, _input_added,
-           _reordered, _joined_heads, _row_read, _some_rows, _normalization, _approximate)
+_CHECKS = (_cover, _probabilities, _constant, _position, _sign, _transposed, _other_part, _scale, _offset, _affine,
+           _input_added, _reordered, _joined_heads, _row_read, _some_rows, _normalization, _approximate)
 #: The finding of the checks that return a plain sentence.
 _CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_some_rows": "some_rows"}

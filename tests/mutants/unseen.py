@@ -67,7 +67,7 @@ UNSEEN = [
            "the tokens are the 196 patches).",
            '    return tokens + pos_table  # (N, D) broadcasts over the batch: (B, N, D)\n',
            '    out = tokens.clone()\n    out[:, 1:] += pos_table[1:]  # row 0 is CLS\'s\n    return out\n'),
-    unseen('03_position', 'multiplied', None,
+    unseen('03_position', 'multiplied', 'content and position are multiplied',
            'add_position multiplies content and position instead of adding them.',
            '    return tokens + pos_table  # (N, D) broadcasts over the batch: (B, N, D)\n',
            '    return tokens * pos_table  # WHAT scaled by WHERE\n'),
@@ -167,3 +167,18 @@ STYLES = [
            '    return encoder.layer_norm(x, norm_weight, norm_bias)[:, 0]  # (B, D)\n',
            '    return encoder.layer_norm(x[:, 0], norm_weight, norm_bias)  # (B, D)\n'),
 ]
+
+#: What each mistake really has, in the kinds of mutants.fresh.CLAIMS: a message may claim only these.
+CLAIMS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in {
+    "01_flatten/half_range": "scale shift", "01_flatten/float16": "approximate type",
+    "01_flatten/patches_reversed": "order", "02_project/bgr": "order", "02_project/bias_twice": "term shift",
+    "03_position/first_row_skipped": "part term", "03_position/multiplied": "term",
+    "04_cls/cls_is_mean": "part term", "04_cls/cls_rolled": "order", "05_attention/heads_reversed": "order",
+    "05_attention/scale_by_d": "term", "05_attention/scores_returned": "activation term",
+    "05_attention/global_softmax": "axis", "05_attention/no_output_bias": "term shift",
+    "05_attention/heads_joined_reversed": "order", "06_block/sigmoid_gelu": "approximate activation",
+    "06_block/eps_outside_sqrt": "term scale", "06_block/residual_twice": "term inputs",
+    "07_head/log_softmax": "activation term", "07_head/second_row": "term part",
+    "08_occlusion/off_by_one": "part", "08_occlusion/image_mean": "fill",
+    "08_occlusion/clockwise": "order", "08_occlusion/covered_probability": "shift term",
+}.items()}
