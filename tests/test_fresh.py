@@ -4,7 +4,12 @@ apart from the mistakes the kit was written for.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from grader.mistakes import CATALOGUE
+from grader.paths import step_file
 from grader.steps import STEP_IDS, get_step
 from mutants.catalogue import MUTANTS
 from mutants.fresh import CLAIMS, FRESH, INDEPENDENT
@@ -42,3 +47,24 @@ def test_no_fresh_mistake_is_a_catalogued_or_old_unseen_one_by_name():
     for mutant in FRESH:
         assert (mutant.step, mutant.name) not in known, mutant.id
         assert (mutant.function, mutant.name) not in known_ids, mutant.id
+
+
+# ------------------------------------------------------------------ every docstring promise has a test
+
+#: Fresh mistakes that break a promise of a stub's docstring, and the finding of the test that catches it.
+PROMISES = {
+    "01_flatten/wrong_guard": "no_raise.count_tokens",  # Raises: ValueError for a size not divisible
+    "01_flatten/float64": "dtype",  # Returns: float32
+    "08_occlusion/white_default": "diagnosis.cover_fill",  # value: 0.0 by default, mid-gray
+}
+
+
+@pytest.mark.parametrize("mistake", sorted(PROMISES))
+def test_a_broken_docstring_promise_costs_points_and_says_which(mistake, grader, tmp_path):
+    mutant = next(m for m in FRESH if m.id == mistake)
+    step_file(tmp_path, mutant.step).write_text(mutant.source())
+    options = replace(grader.options, functions=(mutant.function,), hidden=True)
+    result = grader.grade_step(get_step(mutant.step), tmp_path, {}, options)
+    failing = [t for t in result.tests if t.status == "failed"]
+    assert result.score < result.max_score and failing, mistake
+    assert {t.finding.id for t in failing if t.finding} == {PROMISES[mistake]}, [t.message for t in failing]

@@ -61,6 +61,9 @@ def _tensor_keys(encoded: dict[str, Any]) -> list[str]:
 
 def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None:
     """Raise Feedback unless the student's call returned what the checkpoint did."""
+    if "raises" in case.extra and not (not returned.ok and returned.error.get("type") == "NotImplementedError"):
+        _check_raises(case, returned, case.extra["raises"], step_statuses)
+        return
     if not returned.ok:
         raise _error_feedback(case, returned.error, step_statuses)
     tampered = [entry for entry in returned.forbidden if INSTRUMENTS in entry]
@@ -79,6 +82,18 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
         _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name)
     except Feedback as feedback:
         raise _blocked(case, returned, step_statuses, feedback) or feedback from None
+
+
+def _check_raises(case: Case, returned: Returned, exception: str, step_statuses: dict[str, str]) -> None:
+    """A case whose docstring promises an exception: raising exactly that one passes."""
+    if not returned.ok and returned.error.get("type") == exception:
+        return
+    if not returned.ok:
+        raise _error_feedback(case, returned.error, step_statuses)
+    given = ", ".join(f"{spec['name']}={spec['value']!r}" for spec in case.args if "value" in spec)
+    raise Feedback(f"{case.function}({given}) returned {returned.value!r}; its docstring promises {exception} "
+                   f"here (Raises:), e.g. `raise {exception}(...)` when the arguments do not fit.",
+                   finding=Finding(f"no_raise.{case.function}", f"{case.function}: no {exception} where promised"))
 
 
 def _blocked(case: Case, returned: Returned, step_statuses: dict[str, str], feedback: Feedback) -> Feedback | None:
@@ -153,8 +168,9 @@ def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype:
         raise _failure(f"{what} returned a numpy array; return a torch.Tensor", "type", "the wrong type returned")
     if not isinstance(value, np.ndarray):
         raise _failure(f"{what} must return a torch.Tensor; it returned {kind}", "type", "the wrong type returned")
-    if dtype is not None and dtype not in FLOAT_DTYPES:
-        raise _failure(f"{what} returned a tensor of dtype torch.{dtype}; expected torch.float32",
+    promised = case.extra.get("dtype")
+    if dtype is not None and (dtype not in FLOAT_DTYPES or promised not in (None, dtype)):
+        raise _failure(f"{what} returned a tensor of dtype torch.{dtype}; expected torch.{promised or 'float32'}",
                        "dtype", "the wrong dtype returned")
     tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
     if value.shape != expected.shape:
