@@ -7,7 +7,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from grader.suites.diagnosis import diagnose
+from grader.suites.diagnosis import diagnose, diagnose_count
 
 TOLERANCE = (1e-4, 1e-4)
 rng = np.random.default_rng(0)
@@ -248,3 +248,17 @@ def test_add_position_compares_what_was_added_with_the_table(table, finding, wor
 def test_add_position_multiplied_is_named_by_its_arguments():
     (found,) = position(POSITION_TOKENS * POSITION_TABLE)
     assert found.id == "diagnosis.position_multiplied" and "multiplied" in found.sentence
+
+
+def test_magnitudes_and_a_wrong_cls_count():
+    changes = rng.normal(size=(14, 14))
+    c = case("occlusion_map", axes=("row", "col"), grid=14)
+    (found,) = diagnose(c, changes, np.abs(changes), TOLERANCE)
+    assert found.id == "diagnosis.magnitude" and "|expected|" in found.sentence
+    assert [f.id for f in diagnose(c, changes, -changes, TOLERANCE)] == ["diagnosis.sign"]
+
+    counting = SimpleNamespace(function="count_tokens", args=[{"name": "image_size", "value": 224},
+                                                             {"name": "patch_size", "value": 16},
+                                                             {"name": "cls", "value": True}])
+    assert "the 196 patches plus 2; cls=True: one CLS token" in diagnose_count(counting, 198).sentence
+    assert diagnose_count(counting, 197) is None and diagnose_count(counting, 14) is None

@@ -64,6 +64,8 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("position_mean", "the table's mean row added to every token", "term shift", 17),
     ("position_feature_mean", "each position row's mean added instead of the row", "term", 16),
     ("position_reordered", "the position rows added in the wrong order", "order term", 17),
+    ("magnitude", "the sizes of the expected values, their signs lost", "magnitude", None),
+    ("cls_count", "the CLS token counted wrongly", "term", 48),
 ]}
 
 
@@ -209,6 +211,28 @@ def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
 
 
 # ---------------------------------------------------------------- what the arguments say
+
+def diagnose_count(case: Any, got: int) -> Finding | None:
+    """count_tokens: a wrong count that is the patches plus a wrong number of CLS tokens."""
+    values = {spec["name"]: spec.get("value") for spec in getattr(case, "args", [])}
+    size, patch, cls = values.get("image_size"), values.get("patch_size"), values.get("cls", True)
+    if case.function != "count_tokens" or not isinstance(size, int) or not isinstance(patch, int) or patch <= 0:
+        return None
+    patches = (size // patch) ** 2
+    extra = got - patches
+    if extra == int(bool(cls)) or not 0 <= extra <= 3:
+        return None
+    asked = "cls=True: one CLS token" if cls else "cls=False: no CLS token"
+    return _found("cls_count", f"Your count is the {patches} patches plus {extra}; {asked} (pages 48-49).")
+
+
+def _magnitude(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """|expected|: the sizes right, every negative value's sign lost."""
+    if not (e < -(close.atol + close.rtol * np.abs(e))).any() or not close(g, np.abs(e)):
+        return None
+    return _found("magnitude", "Your values are the sizes of the expected ones, |expected|: every negative "
+                  "value came out positive, so the sign, which says which way a value goes, is lost.")
+
 
 def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """add_position: what the student added to the tokens (got − tokens), against the table it was
@@ -748,7 +772,8 @@ def _cover_input(case: Any) -> np.ndarray | None:
     return None
 
 
-_CHECKS = (_cover, _probabilities, _constant, _position, _sign, _transposed, _other_part, _scale, _offset, _affine,
-           _input_added, _reordered, _joined_heads, _row_read, _some_rows, _normalization, _approximate)
+_CHECKS = (_cover, _probabilities, _constant, _position, _sign, _magnitude, _transposed,
+           _other_part, _scale, _offset, _affine, _input_added, _reordered, _joined_heads, _row_read, _some_rows,
+           _normalization, _approximate)
 #: The finding of the checks that return a plain sentence.
 _CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_some_rows": "some_rows"}

@@ -14,7 +14,7 @@ import numpy as np
 from grader.expected.store import Case, Fingerprint
 from grader.results import Finding
 from grader.steps import get_step
-from grader.suites.diagnosis import diagnose
+from grader.suites.diagnosis import diagnose, diagnose_count
 from grader.suites.feedback import DEFAULT_TOLERANCE, INSTRUMENTS, Feedback, compare, shape_text
 from grader.suites.returned import Returned
 
@@ -157,8 +157,10 @@ def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | 
                        "type", "the wrong type returned")
     if value != expected:
         known = _known(case, value)
-        raise Feedback(f"{what} returned {value}, expected {expected}." + _known_text(known),
-                       finding=known or Finding(f"wrong_count.{case.function}", f"{case.function}: a wrong count"))
+        finding = known or diagnose_count(case, value)
+        raise Feedback(f"{what} returned {value}, expected {expected}."
+                       + (_known_text(known) if known else f"\n{finding.sentence}" if finding else ""),
+                       finding=finding or Finding(f"wrong_count.{case.function}", f"{case.function}: a wrong count"))
 
 
 def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype: str | None, label: str,

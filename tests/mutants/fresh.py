@@ -79,9 +79,9 @@ FRESH = [
           'normalize mixes the two forms, 2x - 1 and (x - 0.5) / 0.5, into 2x - 0.5.',
           '    return scaled * 2.0 - 1.0  # [-1, 1]\n',
           '    return scaled * 2.0 - 0.5  # [-1, 1]\n'),
-    fresh('01_flatten', 'uint8_wrap', 'part',
-          'normalize subtracts 128 in uint8 arithmetic, which wraps around below 128: half the '
-          'pixel values come out wrong, the others right',
+    fresh('01_flatten', 'uint8_wrap', 'term',
+          'normalize subtracts 128 in uint8 arithmetic, which wraps around below 128 (those values far '
+          'off); the others are (x - 128) / 128 instead of (x - 127.5) / 127.5, within 0.4 %',
           'normalize centres the pixels first, (pixels - 128) / 128, still in uint8.',
           '    scaled = pixels.float() / 255.0  # [0, 1], float32 before any arithmetic\n'
           '    return scaled * 2.0 - 1.0  # [-1, 1]\n',
