@@ -124,8 +124,9 @@ def test_known_mistake_is_named(mutant, graded):
         f"{mutant.id}: no failing test names {mutant.catalogue_id!r}; failures:\n{_failures(result)}"
 
 
-#: The catalogue's mistakes that really are approximations: every value within a few per cent of its own.
-APPROXIMATIONS = {"01_flatten/divide_by_256", "06_block/eps_1e5", "06_block/tanh_gelu"}
+#: The catalogue's mistakes that really are approximations: every value within a few per cent of its own
+#: (wrong constants: 256 for 255 is 0.4 %, D - 1 for D a factor √(191/192) = 0.9974 per row).
+APPROXIMATIONS = {"01_flatten/divide_by_256", "06_block/eps_1e5", "06_block/tanh_gelu", "06_block/unbiased_variance"}
 
 
 @pytest.mark.parametrize("mutant", _params(MUTANTS))
