@@ -100,10 +100,17 @@ def check(*steps: str, all: bool = False, solutions: bool = False, submission: s
         ValueError: An unknown step, or both `solutions` and `submission`, or no such folder.
         grader.expected.store.FixtureError: Missing or modified fixture files.
     """
+    from grader.runner.protocol import ProtocolError
+
     chosen = STEP_IDS if all or not steps else _resolve_steps(steps)
     folder = _resolve_folder(submission, solutions)
     graded = GradedFiles.of(folder, chosen)
-    return CheckReport(_grader(timeout).grade(folder, chosen), graded, show_output)
+    try:
+        result = _grader(timeout).grade(folder, chosen)
+    except (OSError, EOFError, ProtocolError):  # the kept runner is gone (ended, killed): start anew, once
+        _close()
+        result = _grader(timeout).grade(folder, chosen)
+    return CheckReport(result, graded, show_output)
 
 
 def _resolve_steps(steps: tuple[str, ...]) -> tuple[str, ...]:

@@ -106,3 +106,24 @@ def test_html_shows_what_student_code_wrote_and_never_runs_it():
     assert page.count("&lt;script&gt;") == 5  # name, message, output, map title and note, all shown
     assert "\x1b" not in page
     assert "yellow: not a number" in page
+
+
+@pytest.mark.slow  # starts a grader of its own twice
+def test_check_starts_its_workers_anew_when_they_are_gone():
+    """A kernel outlives its workers (killed, out of memory): the next check starts them again."""
+    import signal
+
+    from grader import notebook
+    from test_watch import _descendants
+
+    before = set(_descendants(os.getpid()))  # the session's shared grader has workers too
+    try:
+        assert notebook.check("01_flatten", solutions=True).passed
+        kept = set(_descendants(os.getpid())) - before
+        assert kept, "the kept grader runs no process"
+        for pid in kept:
+            os.kill(pid, signal.SIGKILL)
+        again = notebook.check("01_flatten", solutions=True)
+        assert again.passed, str(again)
+    finally:
+        notebook._close()
