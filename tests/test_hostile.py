@@ -345,6 +345,14 @@ def test_patching_torch_numpy_pytest_and_the_grader_changes_no_result(grader, tm
     assert full_marks(steps["04_cls"])  # a fresh worker: none of the patches carried over
 
 
+def test_what_a_step_changes_in_its_interpreter_never_reaches_the_next_step(grader, tmp_path):
+    """Step 03's file zeroes torch.cat and makes float64 the default at import: its own result shows
+    the patch works; step 04, served by the same submission's worker, runs in a fresh process."""
+    steps = graded(grader, submission(tmp_path, "leaking", "04_cls"), ("03_position", "04_cls"))
+    assert steps["03_position"].status == "failed"
+    assert full_marks(steps["04_cls"])
+
+
 def test_answers_read_from_fixtures_find_none(grader, tmp_path):
     """The full sandbox's view holds no fixture file but the checkpoint, visible ones included."""
     step = graded(grader, submission(tmp_path, "visible_fixtures"), ("03_position",))["03_position"]
