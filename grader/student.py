@@ -23,6 +23,17 @@ def bind_step(step_id: str, module: ModuleType) -> None:
     _bound[step_id] = module
 
 
+def forget_steps(kept: list[ModuleType]) -> None:
+    """Undo every binding and drop every loaded step file except `kept` (a worker serving a
+    submission's next step starts from none of the last one's files)."""
+    _bound.clear()
+    ids = {id(module) for module in kept}
+    dropped = [name for name, module in sys.modules.items()
+               if name.startswith("vitgrade_steps_") and id(module) not in ids]
+    for name in dropped:
+        del sys.modules[name]
+
+
 def load_step_file(path: Path) -> ModuleType:
     """Import one step file by path, once per path, under a name no other file can take."""
     path = Path(path).resolve()

@@ -25,7 +25,8 @@ from grader.runner.portable import Spawned, _describe_exit, _job_structure
 from grader.steps import STEP_IDS
 
 SIMULATION = Path(__file__).resolve().parent / "portable"
-LOOP = Path(__file__).resolve().parent / "hostile" / "loop"
+HOSTILE = Path(__file__).resolve().parent / "hostile"
+LOOP = HOSTILE / "loop"
 PHOTO = paths.KIT_ROOT / "fixtures" / "photos" / "cat.png"
 WORKFLOW = paths.KIT_ROOT / ".github" / "workflows" / "ci.yml"
 MARKER = f"vitgrade-portable-test-{uuid.uuid4().hex[:8]}"  # in every process the CLI starts
@@ -71,11 +72,12 @@ class Run:
 
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict:
-    """Four CLI runs at once (they overlap their torch imports), then a look at /proc: `predict`,
-    `show attention`, `grade --solutions` with hidden tests and a CSV gradebook, and a `check` of
+    """Five CLI runs at once (they overlap their torch imports), then a look at /proc: `predict`,
+    `show attention`, `grade --solutions` with hidden tests and a CSV gradebook, a `check` of
     a step 03 that loops forever ignoring signals, between correct steps 02 and 04, and a correct
     step 01 that leaves a process running (the loop's limit costs no wall time: the grade takes
-    longer, and it leaves the correct steps room on a busy machine)."""
+    longer, and it leaves the correct steps room on a busy machine), and a `check` of a step 03
+    that patches torch at import before a correct step 04."""
     folder = tmp_path_factory.mktemp("portable")
     loop = folder / "loop"
     shutil.copytree(LOOP, loop)
@@ -84,7 +86,11 @@ def runs(tmp_path_factory) -> dict:
     with open(paths.step_file(loop, "01_flatten"), "a", encoding="utf-8") as step_01:  # and a child left running
         step_01.write("\nimport subprocess, sys\n"
                       "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'])\n")
+    leaking = folder / "leaking"
+    shutil.copytree(HOSTILE / "leaking", leaking)
+    shutil.copyfile(paths.step_file(paths.SOLUTIONS, "04_cls"), paths.step_file(leaking, "04_cls"))
     started = {
+        "leaking": simulated("check", "03", "04", "--submission", str(leaking), "--format", "json"),
         "loop": simulated("check", "01", "02", "03", "04", "--submission", str(loop), "--timeout", "20",
                           "--format", "json"),
         "solutions": simulated("grade", "--solutions", "--csv", str(folder / "gradebook.csv"), "--timeout", "600"),
@@ -149,6 +155,17 @@ def test_a_loop_times_out_and_costs_only_its_own_step(runs):
 
 
 @pytest.mark.slow
+@linux_only
+def test_a_step_that_changes_its_interpreter_hands_the_next_step_a_fresh_worker(runs):
+    """Steps share a portable worker only while each leaves it intact: step 03 zeroes torch.cat
+    and makes float64 the default at import (its own result shows it), step 04 passes."""
+    run = runs["leaking"]
+    assert run.status == 1, run.stderr[-3000:]
+    steps = {step["id"]: step for step in json.loads(run.stdout)["steps"]}
+    assert steps["03_position"]["status"] == "failed"
+    assert steps["04_cls"]["status"] == "passed" and steps["04_cls"]["score"] == steps["04_cls"]["max_score"]
+
+
 @linux_only
 def test_nothing_the_workers_started_survives(runs):
     assert len(runs["seen"]) >= 6  # four judges, their workers, and step 01's child

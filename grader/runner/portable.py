@@ -2,14 +2,18 @@
 
 The zygote (`zygote.py`) needs `os.fork`, `socket.send_fds`, the `resource` module and libc's
 `prctl`, `unshare` and `mount`: Linux only. macOS and Windows (or `VITGRADE_RUNNER=portable`) get
-this launcher instead, with the same interface (`spawn(init) -> Worker`, `reap()`, `close()`):
+this runner instead, behind the same interface (`runners.Runner`):
 
     judge ── worker (`python -m grader.runner.spawned`: imports torch, runs student code)
                └─ anything the student starts: same process group (POSIX) or Job Object (Windows)
 
-Each worker imports torch itself, so the next one is started while the current step runs. The
-judge reads the worker's output and its exit status directly, and at a time limit it ends the
-worker's whole tree: `killpg` on POSIX, the Job Object (else `taskkill /T`) on Windows.
+One worker serves a submission's steps in turn, for as long as each step leaves its interpreter
+as it found it (`intact`; without fork no step can start from a clean copy): a step that patched
+torch, left a thread or a child running, crashed or ran out of time hands the next step a fresh
+worker. The next worker always imports torch ahead of time, while the current one works. The
+judge reads the worker's output (each step's share ends at a marker the worker prints) and its
+exit status directly, and at a time limit it ends the worker's whole tree: `killpg` on POSIX, the
+Job Object (else `taskkill /T`) on Windows.
 """
 from __future__ import annotations
 
@@ -40,7 +44,8 @@ WINDOWS_ENVIRONMENT = ("SYSTEMROOT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "AP
 
 
 class PortableRunner:
-    """Starts one subprocess worker per step, the next one always importing torch ahead of time."""
+    """Starts one subprocess worker per submission, the next one always importing torch ahead of
+    time (a re-check in a notebook or a watch loop finds it ready)."""
 
     def __init__(self) -> None:
         self._env = {**sandbox.worker_environment(dict(os.environ)), **_windows_environment(),
@@ -67,8 +72,8 @@ class PortableRunner:
         """Never: the portable workers see the file system as the judge does."""
         return False
 
-    def start_step(self, init: dict[str, Any]) -> StepWorker:
-        """A started worker, told which submission and step to serve."""
+    def take(self, init: dict[str, Any]) -> Spawned:
+        """A started worker, told which submission it serves; the next one starts importing now."""
         self.wait_ready()
         spawned, self._spare = self._spare, None
         refused = spawned.limit_memory(int(init["memory"]))
@@ -76,10 +81,10 @@ class PortableRunner:
         try:
             protocol.send(spawned.sock, {"op": "init", **init})
         except OSError:
-            pass  # it died after starting: the Worker finds it gone and says how it ended
+            pass  # it died after starting: the step finds it gone and says how it ended
         self._used.append(spawned)
-        self._spare = Spawned(self._env)  # its torch import overlaps this step
-        return StepWorker(spawned.sock, spawned)
+        self._spare = Spawned(self._env)  # its torch import overlaps this submission
+        return spawned
 
     def reap(self) -> int:
         """End what finished steps left behind (a worker's tree is already ended when it closes)."""
@@ -106,6 +111,7 @@ class PortableRunner:
         else:
             layers.append("own process group (ended as a whole at the time limit)")
             missing.append("subreaper (a process that starts its own session can outlive the step)")
+        missing.append("a fresh process per step (steps share one while each leaves it intact)")
         why_no_limit = self.memory_refused or _memory_limit_refused()
         if why_no_limit:
             missing.append(f"memory limit ({why_no_limit})")
@@ -117,17 +123,49 @@ class PortableRunner:
 
 
 class PortableSubmission:
-    """One submission's steps, each in a fresh worker of the runner."""
+    """One submission's steps in turn in one worker process; a fresh one after a step that ended
+    it (a crash, a time limit) or that left its interpreter changed (the worker says so), and for a
+    step with another memory limit."""
 
     def __init__(self, runner: PortableRunner, init: dict[str, Any]) -> None:
         self._runner, self._init = runner, init
-        self.alive = True
+        self._spawned: Spawned | None = None
+        self._memory: int | None = None
+        self.alive = True  # a dead worker is replaced here, never the submission's
 
     def step(self, init: dict[str, Any]) -> StepWorker:
-        return self._runner.start_step({**self._init, **init})
+        if self._spawned is not None and int(init["memory"]) != self._memory:
+            self.kill()
+        if self._spawned is None:
+            self._memory = int(init["memory"])
+            self._spawned = self._runner.take({**self._init, "memory": self._memory})
+        marker = f"vitgrade-step-end-{secrets.token_hex(8)}"
+        self._spawned.begin_step(marker)
+        try:
+            protocol.send(self._spawned.sock, {"op": "step", **init, "marker": marker})
+        except OSError:
+            pass  # it died: the step finds it gone and says how it ended
+        return StepWorker(self._spawned.sock, self)
+
+    def ended(self) -> dict[str, Any] | None:
+        spawned, self._spawned = self._spawned, None
+        return spawned.ended() if spawned is not None else None
+
+    def stopped(self, header: dict[str, Any]) -> dict[str, Any] | None:
+        if self._spawned is None:
+            return None
+        info = {"signal": None, "signal_name": None, "code": 0, **self._spawned.step_output()}
+        if header.get("intact") is not True:  # it ends itself; what it started goes with its group
+            self.kill()
+        return info
+
+    def kill(self) -> None:
+        spawned, self._spawned = self._spawned, None
+        if spawned is not None:
+            spawned.kill()
 
     def close(self) -> None:
-        """Nothing of its own: each step's worker ends with its step (or at the runner's reap)."""
+        self.kill()
 
 
 def _windows_environment() -> dict[str, str]:
@@ -178,15 +216,45 @@ class Spawned:
             self.process = subprocess.Popen(command + [str(theirs.fileno())], pass_fds=(theirs.fileno(),),
                                             stdin=subprocess.DEVNULL, **options)
             theirs.close()
-        self.output_head, self.output_bytes = bytearray(), 0
+        self.output_head, self.output_bytes = bytearray(), 0  # of the current step
+        self._lock, self._marker, self._tail = threading.Lock(), b"", b""
+        self._step_ended = threading.Event()
         self._reader = threading.Thread(target=self._read_output, daemon=True)
         self._reader.start()
 
     def _read_output(self) -> None:
-        """Keep the first WORKER_PRINTING_KEPT_BYTES, count the rest: a worker printing forever never blocks."""
+        """Keep the first WORKER_PRINTING_KEPT_BYTES of each step, count the rest: a worker printing
+        forever never blocks. The worker's end-of-step marker closes a step's share."""
         while chunk := self.process.stdout.read1(1 << 16):
-            self.output_bytes += len(chunk)
-            self.output_head += chunk[: max(0, WORKER_PRINTING_KEPT_BYTES - len(self.output_head))]
+            with self._lock:
+                if self._marker:
+                    seen = self._tail + chunk
+                    at = seen.find(self._marker)
+                    if at >= 0:  # the marker's own line is nobody's printing
+                        chunk = seen[len(self._tail):at].rstrip(b"\n")
+                        self._marker, self._tail = b"", b""
+                        self._step_ended.set()
+                    else:
+                        self._tail = seen[-len(self._marker):]
+                self._keep(chunk)
+
+    def _keep(self, chunk: bytes) -> None:
+        self.output_bytes += len(chunk)
+        self.output_head += chunk[: max(0, WORKER_PRINTING_KEPT_BYTES - len(self.output_head))]
+
+    def begin_step(self, marker: str) -> None:
+        """A new step's share of the printing starts; `marker` will end it."""
+        with self._lock:
+            self.output_head, self.output_bytes = bytearray(), 0
+            self._marker, self._tail = marker.encode(), b""
+            self._step_ended.clear()
+
+    def step_output(self) -> dict[str, Any]:
+        """The current step's printing, once the worker's marker has come through (or a moment)."""
+        self._step_ended.wait(timeout=EXIT_PATIENCE)
+        with self._lock:
+            return {"output_bytes": self.output_bytes,
+                    "output_head": bytes(self.output_head).decode("utf-8", "replace")}
 
     def wait_started(self) -> None:
         """Until the worker has imported torch (once; later calls return at once). Raises EOFError,

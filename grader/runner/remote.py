@@ -91,6 +91,9 @@ class StepEnds(Protocol):
     def kill(self) -> None:
         """End the step's process and everything it started: the submission worker is not reused."""
 
+    def stopped(self, header: dict[str, Any]) -> dict[str, Any] | None:
+        """How the step ended when its process said `stopped` and lives on for the next step."""
+
 
 class SubmissionWorker(Protocol):
     """One submission's worker: a fresh process for each step, from a parent no student code ran in
@@ -235,6 +238,11 @@ class ZygoteSubmission:
             return None
         return _exit_info(header)
 
+    def stopped(self, header: dict[str, Any]) -> dict[str, Any] | None:
+        """C3 ends after each step and never says `stopped`: a message that does is forged."""
+        self.kill()
+        return None
+
     def kill(self) -> None:
         """End C2 and C1: the kernel ends everything in their namespace (the zygote reaps the rest)."""
         self.alive = False
@@ -343,9 +351,15 @@ class StepWorker:
         if self.exit_info is None and self._open:
             try:
                 protocol.send(self._sock, {"op": "stop"})
-                while True:  # anything it still sends is not read: a stopped step has no say
+                while self.exit_info is None:  # replies still under way are not read
                     self._sock.settimeout(max(0.001, deadline - time.monotonic()))
-                    protocol.receive(self._sock)
+                    header, _ = protocol.receive(self._sock)
+                    if header.get("type") == "stopped":  # the process lives on for the next step
+                        self.exit_info = self._ends.stopped(header)
+                        self._open = False
+                        if self.exit_info is None:
+                            self._sock.close()
+                        return self.exit_info
             except EOFError:
                 self._learn_end()
             except (OSError, protocol.ProtocolError):  # no end by the deadline, or garbled on the way

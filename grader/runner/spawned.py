@@ -2,9 +2,12 @@
 the socket inherited as FD) or `... --connect PORT` (Windows: it connects to the judge on
 127.0.0.1 and presents the one-time token it reads from stdin).
 
-It imports torch, says `started`, waits for one step's init, then does what the zygote's C2 and
-C3 do between them: binds the earlier steps, limits its memory where the OS allows, and serves
-the judge's calls. Its stdout and stderr are a pipe the judge reads, so printing needs no capture here.
+It imports torch, says `started`, waits for its submission's init (loads the references, limits
+its memory where the OS allows), then serves the submission's steps in turn: binds each step's
+earlier steps and serves the judge's calls. After each step it compares its interpreter with a
+snapshot taken before any student code ran (`intact`) and ends on any difference, so that the
+judge starts a fresh worker for the next step. Its stdout and stderr are a pipe the judge reads,
+so printing needs no capture here.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-from grader.runner import protocol, sandbox, worker
+from grader.runner import intact, protocol, sandbox, worker
 
 PARENT_CHECK = 0.5  # seconds between checks that the judge is still there (POSIX)
 
@@ -32,13 +35,37 @@ def main(argv: list[str]) -> None:
     init = {k: v for k, v in header.items() if k != "op"}
     try:
         worker.load_references(init["references"])
-        worker.bind_earlier_steps(init["step"], Path(init["submission"]), init["step_references"])
         context = worker.Context(init["checkpoint"])
+        context.warm(init.get("warm", []))
         _limit_memory(int(init["memory"]))
+        worker.note_memory_limit(int(init["memory"]))  # before the snapshot: the same every step
     except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
         protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
         os._exit(0)
-    _serve(sock, init, context)
+    before: intact.Snapshot | None = None
+    while True:  # the submission's steps in turn, for as long as each leaves the interpreter intact
+        try:
+            header, _ = protocol.receive(sock)
+        except (EOFError, OSError, protocol.ProtocolError):
+            os._exit(0)
+        if header.get("op") != "step":
+            os._exit(0)
+        step = {**init, **{k: v for k, v in header.items() if k != "op"}}
+        worker.install_watches(step["step"])
+        before = before or intact.snapshot()  # after the watches, before any student code
+        intact.restore_randomness(before)
+        try:
+            worker.bind_earlier_steps(step["step"], Path(step["submission"]), step["step_references"])
+        except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
+            protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
+            os._exit(0)
+        _serve(sock, step, context)
+        worker.forget_step()
+        changes = intact.differences(before)
+        _end_output(str(step["marker"]))
+        protocol.send(sock, {"type": "stopped", "intact": not changes, "changes": changes[:5]})
+        if changes:
+            os._exit(0)
 
 
 def _socket(argv: list[str]) -> socket.socket:
@@ -61,21 +88,35 @@ def _limit_memory(limit: int) -> None:
 
 
 def _serve(sock: socket.socket, init: dict, context: worker.Context) -> None:
-    """Serve until told to stop; the exit status says whether serving itself failed, as in C3."""
-    code = 0
+    """Serve one step until told to stop; where serving itself fails, end with the exit status
+    that says so, as C3 does."""
     try:
         worker.serve(sock, init, context)
+        return
     except MemoryError:
         code = protocol.EXIT_NO_MEMORY
     except BaseException:  # noqa: BLE001 - the exit code tells the judge this was not a clean stop
         code = protocol.EXIT_BROKEN
-    finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except BaseException:  # noqa: BLE001 - closed or replaced by the student's code
-            pass
-        os._exit(code)  # skip the interpreter's teardown of torch: the judge is waiting
+    _flush()
+    os._exit(code)  # skip the interpreter's teardown of torch: the judge is waiting
+
+
+def _flush() -> None:
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:  # noqa: BLE001 - closed or replaced by the student's code
+        pass
+
+
+def _end_output(marker: str) -> None:
+    """Mark where this step's printing ends in the stream the judge reads (the judge's one-time
+    marker on a line of its own): what follows belongs to the next step."""
+    _flush()
+    try:
+        os.write(1, f"\n{marker}\n".encode())
+    except OSError:
+        pass
 
 
 def _watch_parent() -> None:

@@ -402,21 +402,16 @@ def _unrecorded(model: Callable) -> Callable:
 
 def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
     """Load the student's file of one step, then answer calls until told to stop."""
-    global memory_limit
     step_id, submission = init["step"], Path(init["submission"])
     student_file = submission / f"{step_id}.py"
     student_files = tuple(os.path.realpath(p) for p in submission.glob("*.py"))
-    memory_limit = int(init["memory"])
+    note_memory_limit(int(init["memory"]))
     if not student_file.exists():
         protocol.send(sock, {"type": "load_error", "kind": "missing", "file": str(student_file)})
         return
-    from grader.steps import get_step
     from grader.student import load_step_file
 
-    watch.watch_library_names()
-    LOG.step = step_id
-    watch.ImportGuard(LOG.forbidden, get_step(step_id)).install()
-    watch.guard_instruments(LOG.forbidden.add)
+    install_watches(step_id)
     try:  # the file's top level is the student's code too: what it runs there is recorded
         with captured_output() as printed, watch.recording(step_id, LOG.forbidden.add):
             module = load_step_file(student_file)
@@ -436,6 +431,43 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
         with captured_output() as printed:
             reply, out_arrays = _call(module, header, arrays, context, student_files)
         protocol.send(sock, {**reply, "printed": printed.reply()}, out_arrays)
+
+
+def note_memory_limit(limit: int) -> None:
+    """The limit a MemoryError's message names (bytes)."""
+    global memory_limit
+    memory_limit = limit
+
+
+_GUARD: list[watch.ImportGuard] = []  # one per process: its hooks cannot be removed, only re-aimed
+
+
+def install_watches(step_id: str) -> None:
+    """The recorders of library names and imports, installed once per process and aimed at
+    `step_id`'s rules (before any student code: a portable worker snapshots its interpreter after)."""
+    from grader.steps import get_step
+
+    watch.watch_library_names()
+    watch.guard_instruments(LOG.forbidden.add)
+    LOG.step = step_id
+    if _GUARD:
+        _GUARD[0].step = get_step(step_id)
+        return
+    _GUARD.append(watch.ImportGuard(LOG.forbidden, get_step(step_id)))
+    _GUARD[0].install()
+
+
+def forget_step() -> None:
+    """What serving one step left in this process, undone for the next step of the same worker:
+    the call log, what was found at import, the bindings and the student's loaded files (the
+    references stay)."""
+    from grader.student import forget_steps
+
+    LOG.step = ""
+    LOG.used.clear()
+    LOG.forbidden.clear()
+    FORBIDDEN_AT_IMPORT.clear()
+    forget_steps(list(REFERENCES.values()))
 
 
 def _syntax_details(error: BaseException) -> dict[str, Any]:

@@ -1,0 +1,46 @@
+"""The portable worker's check that a step left its interpreter as it found it (`intact`): each
+kind of change it promises to see is seen, and undoing it leaves nothing to report."""
+from __future__ import annotations
+
+import threading
+
+import torch
+
+from grader.runner import intact
+
+
+def test_a_patched_function_a_new_attribute_a_setting_and_a_thread_are_each_seen():
+    before = intact.snapshot()
+    assert intact.differences(before) == []
+    gelu, dtype = torch.nn.functional.gelu, torch.get_default_dtype()
+    release = threading.Event()
+    thread = threading.Thread(target=release.wait)
+    try:
+        torch.nn.functional.gelu = lambda x, approximate="none": x
+        torch.vitgrade_left_behind = True
+        torch.set_default_dtype(torch.float64)
+        thread.start()
+        found = intact.differences(before)
+    finally:
+        torch.nn.functional.gelu = gelu
+        del torch.vitgrade_left_behind
+        torch.set_default_dtype(dtype)
+        release.set()
+        thread.join()
+    assert "torch.nn.functional.gelu" in found
+    assert "new torch.vitgrade_left_behind" in found
+    assert "default dtype" in found
+    assert "a thread still running" in found
+    assert intact.differences(before) == []
+
+
+def test_a_patched_method_of_a_torch_class_is_seen():
+    before = intact.snapshot()
+    assert "softmax" not in vars(torch.Tensor)  # inherited from the C base: patching adds it
+    try:
+        torch.Tensor.softmax = lambda self, dim: self
+        found = intact.differences(before)
+    finally:
+        del torch.Tensor.softmax
+    assert "a class attribute softmax" in found
+    assert intact.differences(before) == []
