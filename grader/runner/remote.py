@@ -1,4 +1,6 @@
-"""The judge's side of a worker: spawn it through the zygote, call student functions, end it.
+"""The judge's side of its workers: the zygote runner (a submission's C2, a step's C3 forked from
+it), the step worker both runners hand out (call student functions, stop, learn how it ended),
+and the interfaces a runner's submission worker implements.
 
 Nothing here imports torch: values arrive as numpy arrays and plain JSON.
 """
