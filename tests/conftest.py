@@ -2,7 +2,8 @@
 reference earlier steps) and the solutions graded by it once, for the whole session.
 
 Every Grader starts a runner whose zygote imports torch; tests that need other limits or options
-take `grader_with` instead of starting a Grader of their own."""
+take `grader_with` instead of starting a Grader of their own, and tests of CLI commands run in this
+process take `cli_on_the_shared_runner`."""
 from __future__ import annotations
 
 import copy
@@ -13,6 +14,7 @@ import pytest
 
 from grader import paths
 from grader.runner.grader import Grader, GradeOptions
+from grader.runner.runners import Runner
 
 
 @pytest.fixture(scope="session")
@@ -48,3 +50,26 @@ def grader_with(session_grader) -> Callable[..., Grader]:
 @pytest.fixture(scope="session")
 def solutions_result(session_grader):
     return session_grader.grade(paths.SOLUTIONS)
+
+
+class _KeptOpen:
+    """The session's runner as a Grader made by a CLI command sees it: closing that Grader leaves
+    the runner running, for the tests after it (the session closes it)."""
+
+    def __init__(self, runner: Runner) -> None:
+        self._runner = runner
+
+    def __getattr__(self, name: str):
+        return getattr(self._runner, name)
+
+    def close(self) -> None:
+        """The session's runner outlives every command; each grade has ended its worker already."""
+
+
+@pytest.fixture
+def cli_on_the_shared_runner(session_grader, monkeypatch) -> None:
+    """CLI commands invoked in this process (typer's CliRunner) grade on the session's runner
+    instead of starting a zygote and importing torch again. Their own parsing, fixture checks,
+    options, plans, reports and exit statuses run as ever; a pool of processes (`--jobs 2`) and a
+    command run as a subprocess still start runners of their own."""
+    monkeypatch.setattr("grader.runner.grader.start_runner", lambda: _KeptOpen(session_grader.runner))

@@ -42,6 +42,7 @@ def test_solutions_score_full_marks_hidden_tests_included(solutions_result):
     assert solutions_result.score == sum(s.points for s in STEPS)
 
 
+@pytest.mark.slow
 def test_grade_json_is_identical_across_runs(solutions_result, tmp_path):
     output = tmp_path / "result.json"
     result = runner.invoke(app, ["grade", "--solutions", "--format", "json", "--output", str(output)])
@@ -66,6 +67,7 @@ def test_junit_and_gradescope_files_are_well_formed(solutions_result):
                for t in gradescope["tests"])
 
 
+@pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_unedited_stubs_score_zero_not_attempted():
     result = runner.invoke(app, ["check", "--all", "--format", "json"])
     assert result.exit_code == 1
@@ -74,6 +76,7 @@ def test_unedited_stubs_score_zero_not_attempted():
     assert [s["status"] for s in contract["steps"]] == ["not_attempted"] * len(STEP_IDS)
 
 
+@pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_check_solutions_gives_full_marks_and_exit_0():
     result = runner.invoke(app, ["check", "--all", "--solutions"])
     assert result.exit_code == 0, result.output
@@ -142,6 +145,7 @@ def test_a_stub_earlier_step_is_reported_as_blocked(grader_with, tmp_path):
     assert embed.status == "blocked" and "01_flatten" in embed.message
 
 
+@pytest.mark.slow
 def test_several_submissions_give_a_csv_gradebook(tmp_path):
     course = tmp_path / "course"
     shutil.copytree(paths.SOLUTIONS, course / "alice")
@@ -168,6 +172,7 @@ def test_no_message_shows_grader_internals(solutions_result, tmp_path, grader):
     ("05_attention", "softmax(dim=-1)", "softmax(dim=-2)"),
     ("08_occlusion", "return change.reshape(rows, cols)", "return change.reshape(rows, cols).T"),
 ])
+@pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_failing_attention_and_occlusion_checks_draw_both_maps(tmp_path, step_id, old, new):
     source = (paths.SOLUTIONS / f"{step_id}.py").read_text()
     assert old in source, "the solution's text changed; pick another line to break"

@@ -264,6 +264,7 @@ def test_megabytes_of_printing_are_counted_and_the_step_still_graded(grader, tmp
     assert full_marks(steps["01_flatten"]) and steps["01_flatten"].notes == []
 
 
+@pytest.mark.slow
 def test_cli_output_stays_pure_json_and_exit_status_is_1(tmp_path):
     folder = submission(tmp_path, "printing")
     shutil.copyfile(HOSTILE / "broken" / "04_cls.py", folder / "04_cls.py")
@@ -477,6 +478,7 @@ def test_honest_styles_keep_full_marks_and_get_no_note(grader, tmp_path):
         assert step.notes == []
 
 
+@pytest.mark.slow
 def test_a_kit_reached_through_a_symbolic_link_grades_correct_code_as_correct(tmp_path):
     """Inside the view the link's path is a plain folder: the kit's own imports stay the kit's."""
     full_sandbox()

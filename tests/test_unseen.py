@@ -211,6 +211,7 @@ def test_prints_at_import_are_a_note_and_before_a_crash_stay_under_the_test(grad
     assert (crashed.output, crashed.output_bytes) == ("about to crash\n", 15)
 
 
+@pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_check_shows_the_print_of_a_failing_function(printing_folder):
     run = CliRunner().invoke(app, ["check", "02_project", "--submission", str(printing_folder)])
     assert run.exit_code == 1, run.output

@@ -123,6 +123,7 @@ def test_watch_regrades_each_save_names_the_file_and_ctrl_c_ends_every_worker(tm
     assert not survivors, f"processes left behind after Ctrl-C: {survivors}"
 
 
+@pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_a_check_from_inside_another_copy_names_the_copy_it_graded(tmp_path, monkeypatch):
     other = tmp_path / "vit-kit-fresh"  # a second clone: its own grader package and exercises
     (other / "grader").mkdir(parents=True)

@@ -246,6 +246,7 @@ def test_the_old_workflow_is_gone_and_the_readme_states_the_trust_model() -> Non
     assert "Trust model" in readme
 
 
+@pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_check_writes_the_junit_the_student_workflow_shows(tmp_path: Path) -> None:
     report = tmp_path / "check.xml"
     outcome = CliRunner().invoke(app, ["check", "01_flatten", "--format", "junit", "--output", str(report)])
