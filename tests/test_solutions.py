@@ -16,13 +16,10 @@ import torch.nn.functional as F
 from grader.checkpoint import load_checkpoint
 from grader.paths import SOLUTIONS
 from grader.photos import SAMPLE, SECOND, load_image, load_pixels
+from grader.rounding import block_terms, rounding_bound, vit_terms
 from grader.steps import STEP_IDS, STEPS
 from grader.student import load_step_file
 
-#: Largest |logit| difference from timm's own (fused-attention) forward that counts as equal.
-LOGIT_TOL = 1e-4
-#: Per stage, fed timm's input: only float32 rounding separates the two.
-STAGE_TOL = 2e-5
 DEPTH, HEADS = 12, 3
 
 
@@ -39,6 +36,27 @@ attention = solution("05_attention")
 encoder = solution("06_block")
 head = solution("07_head")
 occlusion = solution("08_occlusion")
+
+
+# Tolerances: only float32 rounding separates a solution from timm fed the same input, so each is
+# `rounding_bound(terms, magnitude)` (grader.rounding): the terms summed in series on the way, and
+# Σ|terms| of the stage's last sum, computed from the tensors at hand.
+
+def sums(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor) -> float:
+    """The largest Σ|x_i·W_ij| + |b_j| of `x @ W + b`: the magnitude rounding errors scale with."""
+    return float((x.abs() @ W.abs() + b.abs()).max())
+
+
+def head_sums(model, images: torch.Tensor) -> float:
+    """The head's largest Σ|h_i·W_ic| + |b_c| on `images`, with timm's own CLS features h."""
+    with torch.inference_mode():
+        h = model.forward_head(model.forward_features(images), pre_logits=True)  # (B, D)
+    return sums(h, model.head.weight.T, model.head.bias)
+
+
+def probability_tolerance(probabilities: torch.Tensor, logit_bound: float) -> float:
+    """Softmax: |dp_t| <= 2·p_t·max|dz|, for the largest probability compared."""
+    return 2 * float(probabilities.max()) * logit_bound
 
 
 def assert_close(actual: torch.Tensor, expected: torch.Tensor, tol: float, what: str) -> None:
@@ -164,12 +182,15 @@ def test_conv_to_linear_reproduces_conv2d(params):
     images, weight, bias = random_batch().double(), params.conv_weight.double(), params.b_E.double()
     conv = F.conv2d(images, weight, bias, stride=16).flatten(2).transpose(1, 2)  # (B, 196, D)
     linear = projection.project(flatten.patchify(images), projection.conv_to_linear(weight), bias)
-    assert_close(linear, conv, 1e-12, "patchify @ conv_to_linear vs Conv2d")
+    tolerance = rounding_bound(768, sums(flatten.patchify(images), weight.flatten(1).T, bias), unit=2.0**-53)
+    assert_close(linear, conv, tolerance, "patchify @ conv_to_linear vs Conv2d")
 
 
 def test_project_matches_patch_embed(params, photos, trace):
-    tokens = projection.project(flatten.patchify(photos), params.W_E, params.b_E)
-    assert_close(tokens, trace["patch_embed"], STAGE_TOL, "project(patchify(x))")
+    patches = flatten.patchify(photos)
+    tokens = projection.project(patches, params.W_E, params.b_E)
+    tolerance = rounding_bound(patches.shape[-1], sums(patches, params.W_E, params.b_E))
+    assert_close(tokens, trace["patch_embed"], tolerance, "project(patchify(x))")
 
 
 # --- 03 position, 04 cls ------------------------------------------------------------------------
@@ -187,7 +208,9 @@ def test_prepend_cls_puts_cls_at_index_0(params, trace):
 
 
 def test_embed_matches_pos_embed(params, photos, trace):
-    assert_close(embedding.embed(photos, params), trace["pos_embed"], STAGE_TOL, "embed")
+    patches = flatten.patchify(photos)  # the projection is the only sum; adding CLS and position is exact
+    tolerance = rounding_bound(patches.shape[-1], sums(patches, params.W_E, params.b_E))
+    assert_close(embedding.embed(photos, params), trace["pos_embed"], tolerance, "embed")
 
 
 # --- 05 attention, 06 block ---------------------------------------------------------------------
@@ -200,8 +223,9 @@ def test_qkv_heads_match_timms_split(i, params, model, trace):
         fused = model.blocks[i].attn.qkv(x)  # (B, N, 3D)
     expected = fused.reshape(B, N, 3, HEADS, D // HEADS).permute(2, 0, 3, 1, 4)  # as timm splits it
     p = params.blocks[i]
+    tolerance = rounding_bound(D, sums(x, p.W_qkv, p.b_qkv))
     for name, got, want in zip("qkv", attention.qkv_heads(x, p.W_qkv, p.b_qkv, HEADS), expected):
-        assert_close(got, want, STAGE_TOL, f"block {i + 1} {name}")
+        assert_close(got, want, tolerance, f"block {i + 1} {name}")
 
 
 @BLOCKS
@@ -209,7 +233,10 @@ def test_attention_weights_match_timm(i, params, trace):
     p = params.blocks[i]
     q, k, _ = attention.qkv_heads(trace[f"{i}.ln1"], p.W_qkv, p.b_qkv, HEADS)
     weights = attention.attention_weights(q, k)
-    assert_close(weights, trace[f"{i}.weights"], 1e-6, f"block {i + 1} attention weights")
+    d = q.shape[-1]
+    score_sums = float((q.abs() @ k.abs().transpose(-2, -1)).max()) * d**-0.5  # of q·k/√d
+    tolerance = probability_tolerance(weights, rounding_bound(q.shape[-1] + d, score_sums))  # q (D terms), q·k
+    assert_close(weights, trace[f"{i}.weights"], tolerance, f"block {i + 1} attention weights")
 
 
 @BLOCKS
@@ -217,7 +244,19 @@ def test_multi_head_attention_matches_timm(i, params, trace):
     p = params.blocks[i]
     x = trace[f"{i}.ln1"]
     update = attention.multi_head_attention(x, p.W_qkv, p.b_qkv, p.W_o, p.b_o, HEADS)
-    assert_close(update, trace[f"{i}.attn"], STAGE_TOL, f"block {i + 1} attention update")
+    B, N, D = x.shape
+    terms = D + D // HEADS + N + D  # q, k, v; scores; weighted values; projection, in series
+    tolerance = rounding_bound(terms, _attention_sums(i, p, trace))
+    assert_close(update, trace[f"{i}.attn"], tolerance, f"block {i + 1} attention update")
+
+
+def _attention_sums(i: int, p, trace) -> float:
+    """The largest Σ|terms| of the attention's output projection."""
+    x = trace[f"{i}.ln1"]
+    B, N, D = x.shape
+    _, _, v = attention.qkv_heads(x, p.W_qkv, p.b_qkv, HEADS)  # (B, H, N, d)
+    joined = (trace[f"{i}.weights"].abs() @ v.abs()).transpose(1, 2).reshape(B, N, D)  # Σ|w·v| per head
+    return sums(joined, p.W_o, p.b_o)
 
 
 @BLOCKS
@@ -225,33 +264,52 @@ def test_layer_norms_match_timm(i, params, trace):
     p = params.blocks[i]
     ln1 = encoder.layer_norm(trace[f"{i}.in"], p.ln1_weight, p.ln1_bias)
     ln2 = encoder.layer_norm(trace[f"{i}.u"], p.ln2_weight, p.ln2_bias)
-    assert_close(ln1, trace[f"{i}.ln1"], STAGE_TOL, f"block {i + 1} LN1")
-    assert_close(ln2, trace[f"{i}.ln2"], STAGE_TOL, f"block {i + 1} LN2")
+    # The mean and variance (D terms each) err relative to the row's own scale, which normalizing
+    # maps to |weight|; the bias is added after.
+    for name, got, want, w, b in (("LN1", ln1, trace[f"{i}.ln1"], p.ln1_weight, p.ln1_bias),
+                                  ("LN2", ln2, trace[f"{i}.ln2"], p.ln2_weight, p.ln2_bias)):
+        tolerance = rounding_bound(2 * w.shape[0], float(((want - b).abs() + w.abs()).max()))
+        assert_close(got, want, tolerance, f"block {i + 1} {name}")
 
 
 @BLOCKS
 def test_mlp_matches_timm(i, params, trace):
     p = params.blocks[i]
     update = encoder.mlp(trace[f"{i}.ln2"], p.W_1, p.b_1, p.W_2, p.b_2)
-    assert_close(update, trace[f"{i}.mlp"], STAGE_TOL, f"block {i + 1} MLP update")
+    tolerance = rounding_bound(p.W_1.shape[0] + p.W_2.shape[0], _mlp_sums(i, p, trace))  # D, then 4D terms
+    assert_close(update, trace[f"{i}.mlp"], tolerance, f"block {i + 1} MLP update")
+
+
+def _mlp_sums(i: int, p, trace) -> float:
+    """The largest Σ|terms| of the MLP's second layer."""
+    hidden = F.gelu(trace[f"{i}.ln2"] @ p.W_1 + p.b_1)  # (B, N, 4D)
+    return sums(hidden, p.W_2, p.b_2)
 
 
 @BLOCKS
 def test_block_matches_timm(i, params, trace):
-    rows = encoder.block(trace[f"{i}.in"], params.blocks[i], HEADS)
-    assert_close(rows, trace[f"{i}.out"], STAGE_TOL, f"block {i + 1} output")
+    p = params.blocks[i]
+    rows = encoder.block(trace[f"{i}.in"], p, HEADS)
+    # The whole block in series; the residual stream adds the input, the attention and the MLP.
+    magnitude = float(trace[f"{i}.in"].abs().max()) + _attention_sums(i, p, trace) + _mlp_sums(i, p, trace)
+    assert_close(rows, trace[f"{i}.out"], rounding_bound(block_terms(), magnitude), f"block {i + 1} output")
 
 
 # --- 07 head ------------------------------------------------------------------------------------
 
 def test_read_cls_is_the_final_norm_of_token_0(params, trace):
     h = head.read_cls(trace[f"{DEPTH - 1}.out"], params.norm_weight, params.norm_bias)
-    assert_close(h, trace["norm"][:, 0], STAGE_TOL, "final CLS")
+    want = trace["norm"][:, 0]
+    scale = float(((want - params.norm_bias).abs() + params.norm_weight.abs()).max())  # as in the blocks' LayerNorms
+    tolerance = rounding_bound(2 * want.shape[-1], scale)
+    assert_close(h, want, tolerance, "final CLS")
 
 
 def test_classify_matches_the_head(params, trace):
-    logits = head.classify(trace["norm"][:, 0], params.W_head, params.b_head)
-    assert_close(logits, trace["logits"], STAGE_TOL, "logits from timm's final CLS")
+    h = trace["norm"][:, 0]
+    logits = head.classify(h, params.W_head, params.b_head)
+    tolerance = rounding_bound(h.shape[-1], sums(h, params.W_head, params.b_head))
+    assert_close(logits, trace["logits"], tolerance, "logits from timm's final CLS")
 
 
 @pytest.mark.parametrize("images", ["cat", "coffee", "random3"])
@@ -261,7 +319,7 @@ def test_vit_forward_matches_timm(images, params, model):
     with torch.inference_mode():
         expected = model(x)  # timm's default path: fused attention
         logits = head.vit_forward(x, params)
-    assert_close(logits, expected, LOGIT_TOL, f"vit_forward on {images}")
+    assert_close(logits, expected, rounding_bound(vit_terms(), head_sums(model, x)), f"vit_forward on {images}")
 
 
 # --- 08 occlusion -------------------------------------------------------------------------------
@@ -277,6 +335,11 @@ class PooledLinear:
     def __call__(self, images: torch.Tensor) -> torch.Tensor:
         self.batch_sizes.append(images.shape[0])
         return F.avg_pool2d(images, 16).flatten(1) @ self.W  # (B, 3*196) -> (B, 1000)
+
+    def logit_bound(self, images: torch.Tensor) -> float:
+        """Patch means (256 terms), then 588 terms: the logits' rounding bound on `images`."""
+        pooled = F.avg_pool2d(images, 16).flatten(1)  # (B, 588)
+        return rounding_bound(256 + pooled.shape[-1], sums(pooled, self.W, torch.zeros(1)))
 
 
 def target_probability(model, images: torch.Tensor, target: int) -> torch.Tensor:
@@ -312,7 +375,8 @@ def test_quadrant_probabilities_match_separate_forwards():
     target = int(model(image).argmax())
     expected = target_probability(model, quadrant_covers(image), target)
     got = occlusion.quadrant_probabilities(model, image, target)
-    assert_close(got, expected, 1e-6, "quadrant probabilities")
+    tolerance = probability_tolerance(expected, model.logit_bound(quadrant_covers(image)))
+    assert_close(got, expected, tolerance, "quadrant probabilities")
     assert torch.equal(image, load_image(SAMPLE.path))
 
 
@@ -321,7 +385,8 @@ def test_quadrant_probabilities_with_the_vit(model):
     with torch.inference_mode():
         target = int(model(image).argmax())
     expected = target_probability(model, quadrant_covers(image), target)
-    assert_close(occlusion.quadrant_probabilities(model, image, target), expected, 1e-5,
+    tolerance = probability_tolerance(expected, rounding_bound(vit_terms(), head_sums(model, quadrant_covers(image))))
+    assert_close(occlusion.quadrant_probabilities(model, image, target), expected, tolerance,
                  "quadrant probabilities with the ViT")
 
 
@@ -330,12 +395,17 @@ def test_occlusion_map_matches_separate_forwards():
     target = int(model(image).argmax())
     covered = torch.cat([covered_by_hand(image, 16 * (n // 14), 16 * (n % 14), 16)
                          for n in range(196)])  # P1..P196, row by row
-    expected = target_probability(model, covered, target) - target_probability(model, image, target)
+    covered_probabilities = target_probability(model, covered, target)
+    original = target_probability(model, image, target)
+    expected = covered_probabilities - original
     change = occlusion.occlusion_map(model, image, target)
     assert change.shape == (14, 14)
-    assert_close(change.flatten(), expected, 1e-6, "occlusion map, patches row by row")
+    # A difference of two probabilities: each errs by at most 2·p·max|dz| (softmax).
+    logit_bound = model.logit_bound(torch.cat([covered, image]))
+    tolerance = probability_tolerance(covered_probabilities.max() + original, logit_bound)
+    assert_close(change.flatten(), expected, tolerance, "occlusion map, patches row by row")
     # P78 (page 44) is zero-based grid row 5, column 7.
-    assert_close(change[5, 7], expected[77], 1e-6, "P78")
+    assert_close(change[5, 7], expected[77], tolerance, "P78")
 
 
 def test_occlusion_map_batches_its_covers():
@@ -401,6 +471,6 @@ def test_inputs_are_left_untouched(name, params, trace):
 @pytest.mark.parametrize("step_id", STEP_IDS)
 def test_docstring_examples_hold(step_id, params):
     """Each docstring's one example (the stubs show the same ones) is true of the solution."""
-    globs = {"params": params, "model": PooledLinear(), "image": load_image(SAMPLE.path)}
+    globs = {"torch": torch, "params": params, "model": PooledLinear(), "image": load_image(SAMPLE.path)}
     result = doctest.testmod(solution(step_id), extraglobs=globs, verbose=False, report=False)
     assert result.attempted > 0 and result.failed == 0, f"{step_id}: {result}"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
 import pytest
 import torch
 import torch.nn.functional as F
@@ -99,13 +100,21 @@ def _mlp_update(block: torch.nn.Module, x: torch.Tensor, approximate: str) -> to
 
 @pytest.mark.slow
 def test_building_again_reproduces_the_committed_file(tmp_path):
+    """The same names, shapes and values up to one float16 step at each tensor's scale. Not always
+    the same bytes: `torch.randn`'s vectorized log and cos differ between CPUs in their last
+    float32 bits, a few units of 2^-24 of the tensor's scale, which moves a value lying next to a
+    float16 rounding boundary to the neighbouring half: one float16 step at that value's size, at
+    most the step at the tensor's largest value. The committed file is what grading uses; this
+    checks that the recipe still makes it."""
     rebuilt = tmp_path / "standin.safetensors"
     write_standin(rebuilt)  # build_standin(), then safetensors with a fixed header
     committed, again = load_file(STANDIN), load_file(rebuilt)
     assert list(again) == list(committed)
     for name, tensor in committed.items():
-        assert torch.equal(again[name], tensor), f"{name} differs from the committed stand-in"
-    assert rebuilt.read_bytes() == STANDIN.read_bytes()
+        assert again[name].shape == tensor.shape and again[name].dtype == tensor.dtype == torch.float16, name
+        step = float(np.spacing(tensor.abs().max().numpy()))  # float16 spacing at the largest value
+        difference = float((again[name].float() - tensor.float()).abs().max())
+        assert difference <= step, f"{name} differs from the committed stand-in by {difference:g} > {step:g}"
 
 
 def test_header_says_stand_in():
