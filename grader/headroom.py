@@ -104,7 +104,7 @@ class Arguments:
         from grader.runner.worker import Context
 
         checkpoint = paths.FIXTURES / load_manifest()["checkpoint"]["file"]
-        self.context = Context(str(checkpoint), {})
+        self.context = Context(str(checkpoint))
         self._vit64: Any = None
 
     def decode(self, case: Any, float64: bool = False) -> list[Any]:
