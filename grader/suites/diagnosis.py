@@ -560,7 +560,8 @@ def _argument(case: Any, name: str) -> np.ndarray | None:
 _STATE_NAMES = {"W_o": ("attn.proj.weight", True), "b_o": ("attn.proj.bias", False),
                 "b_1": ("mlp.fc1.bias", False), "b_2": ("mlp.fc2.bias", False),
                 "b_E": ("patch_embed.proj.bias", False), "b_head": ("head.bias", False),
-                "norm_weight": ("norm.weight", False), "norm_bias": ("norm.bias", False)}
+                "norm_weight": ("norm.weight", False), "norm_bias": ("norm.bias", False),
+                "ln1_bias": ("norm1.bias", False), "ln2_bias": ("norm2.bias", False)}
 
 
 def _checkpoint_parameter(path: str, param: str) -> np.ndarray | None:
@@ -672,8 +673,8 @@ def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
     of their own: the division by the standard deviation is off (eps, or the variance itself)."""
     if case.function != "layer_norm" or e.ndim < 2:
         return None
-    bias = {spec["name"]: case.tensors.get(spec.get("tensor", "")) for spec in case.args}.get("bias")
-    if bias is None:
+    bias = _argument(case, "bias")
+    if bias is None or bias.shape != e.shape[-1:]:
         return None
     ne, ng = e - bias, g - bias  # the normalized rows times the weight, the student's and ours
     factor = (ng * ne).sum(axis=-1, keepdims=True) / np.maximum((ne * ne).sum(axis=-1, keepdims=True), 1e-300)
