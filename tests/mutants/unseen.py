@@ -154,7 +154,6 @@ STYLES = [
     Mutant('05_attention', 'einsum_manual_softmax', None,
            'attention_weights with einsum and a hand-written, max-subtracted softmax.',
            '    scores = (q * d**-0.5) @ k.transpose(-2, -1)  # (B, H, N, N): query rows, key columns; scaling\n',
-           '    import torch  # the solution imports only torch.nn.functional\n'
            '    scores = torch.einsum("bhid,bhjd->bhij", q, k) / d**0.5  # (B, H, N, N)\n'
            '    scores = (scores - scores.amax(-1, keepdim=True)).exp()\n'
            '    return scores / scores.sum(-1, keepdim=True)\n'),
@@ -162,7 +161,6 @@ STYLES = [
            'multi_head_attention looping over the heads and concatenating their messages.',
            '    messages = attention_weights(q, k) @ v  # (B, H, N, d): one message per head and receiver\n'
            "    joined = messages.transpose(1, 2).reshape(B, N, D)  # (B, N, H*d): each row's heads side by side\n",
-           '    import torch  # the solution imports only torch.nn.functional\n'
            '    joined = torch.cat([attention_weights(q[:, h:h + 1], k[:, h:h + 1])[:, 0] @ v[:, h]\n'
            '                        for h in range(num_heads)], dim=-1)  # (B, N, H*d)\n'),
     Mutant('07_head', 'norm_cls_only', None, 'read_cls normalizing the CLS row only.',
