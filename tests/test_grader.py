@@ -77,12 +77,15 @@ def test_unedited_stubs_score_zero_not_attempted():
 
 
 @pytest.mark.usefixtures("cli_on_the_shared_runner")
+@pytest.mark.slow
 def test_check_solutions_gives_full_marks_and_exit_0():
     result = runner.invoke(app, ["check", "--all", "--solutions"])
     assert result.exit_code == 0, result.output
     assert "100/100" in result.output.replace(".0", "")
 
 
+@pytest.mark.slow
+@pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_validate():
     result = runner.invoke(app, ["validate"])
     assert result.exit_code == 0, result.output

@@ -14,6 +14,8 @@ def patchify(images: torch.Tensor, patch_size: int = 16) -> torch.Tensor:
 
 
 def count_tokens(image_size: int, patch_size: int, cls: bool = True) -> int:
+    if image_size % patch_size:
+        raise ValueError(f"image_size {image_size} is not divisible by patch_size {patch_size}")
     count = 1 if cls else 0
     for _ in range(0, image_size - patch_size + 1, patch_size):
         for _ in range(0, image_size - patch_size + 1, patch_size):

@@ -15,4 +15,6 @@ def patchify(images: torch.Tensor, patch_size: int = 16) -> torch.Tensor:
 
 
 def count_tokens(image_size: int, patch_size: int, cls: bool = True) -> int:
+    if image_size % patch_size:
+        raise ValueError(f"image_size {image_size} is not divisible by patch_size {patch_size}")
     return (image_size // patch_size) ** 2 + int(cls)
