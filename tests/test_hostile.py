@@ -27,6 +27,9 @@ from grader.results import STEP_STATUSES, TEST_STATUSES, StepResult
 from grader.runner import sandbox
 from grader.runner.grader import Grader, GradeOptions
 
+#: Every test grades an attack, most beside correct steps: the slow tier.
+pytestmark = pytest.mark.slow
+
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 MARKER = "vgh-7f3a91"  # in the command line or name of every process tests/hostile/background starts
 GRADER_SOURCE = re.compile(r"grader/\w+(/\w+)*\.py|site-packages|internal grader error")
@@ -264,7 +267,6 @@ def test_megabytes_of_printing_are_counted_and_the_step_still_graded(grader, tmp
     assert full_marks(steps["01_flatten"]) and steps["01_flatten"].notes == []
 
 
-@pytest.mark.slow
 def test_cli_output_stays_pure_json_and_exit_status_is_1(tmp_path):
     folder = submission(tmp_path, "printing")
     shutil.copyfile(HOSTILE / "broken" / "04_cls.py", folder / "04_cls.py")
@@ -479,7 +481,6 @@ def test_honest_styles_keep_full_marks_and_get_no_note(grader, tmp_path):
         assert step.notes == []
 
 
-@pytest.mark.slow
 def test_a_kit_reached_through_a_symbolic_link_grades_correct_code_as_correct(tmp_path):
     """Inside the view the link's path is a plain folder: the kit's own imports stay the kit's."""
     full_sandbox()

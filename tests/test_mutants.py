@@ -107,6 +107,7 @@ def test_solutions_pass_every_step(solutions_result):
     assert {t.visibility for s in result.steps for t in s.tests} == {"visible", "hidden"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", _params(MUTANTS))
 def test_mutant_loses_points(mutant, graded):
     result = graded(mutant)
@@ -114,6 +115,7 @@ def test_mutant_loses_points(mutant, graded):
     assert result.score < result.max_score, f"{mutant.id} kept full marks"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", _params([m for m in MUTANTS if m.catalogue_id]))
 def test_known_mistake_is_named(mutant, graded):
     result = graded(mutant)
@@ -129,6 +131,7 @@ def test_known_mistake_is_named(mutant, graded):
 APPROXIMATIONS = {"01_flatten/divide_by_256", "06_block/eps_1e5", "06_block/tanh_gelu", "06_block/unbiased_variance"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", _params(MUTANTS))
 def test_no_mistake_of_structure_is_called_an_approximation(mutant, graded):
     result = graded(mutant)
@@ -136,6 +139,7 @@ def test_no_mistake_of_structure_is_called_an_approximation(mutant, graded):
     assert not approximate or mutant.id in APPROXIMATIONS, f"{mutant.id} called approximate in {approximate}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", [BY_ID[i] for i in ISOLATION if i in BY_ID], ids=lambda m: m.id)
 def test_mistake_costs_points_only_in_its_own_step(mutant, graded, visible_grader, submission_of):
     """Solutions with one mutant file: that step loses points, every other step keeps full marks."""
@@ -150,6 +154,7 @@ def test_mistake_costs_points_only_in_its_own_step(mutant, graded, visible_grade
         assert all(t.status == "passed" for t in step.tests if t.max_score > 0), _failures(step)
 
 
+@pytest.mark.slow
 def test_in_place_cover_is_reported_by_the_cover_tests(graded):
     result = graded(BY_ID["08_occlusion/in_place_cover"])
     cover_tests = [t for t in result.tests if t.name.startswith("cover ·")]
