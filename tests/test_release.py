@@ -26,7 +26,7 @@ from grader.steps import STEP_IDS
 
 runner = CliRunner()
 
-SHIPPED = {"README.md", "pyproject.toml", ".gitignore", "exercises", "grader", "fixtures"}
+SHIPPED = {"README.md", "pyproject.toml", ".gitignore", "docs", "exercises", "grader", "fixtures"}
 NEVER_SHIPPED = ("solutions", "tests", "fixtures/hidden", "grader/mistakes", "grader/expected/build.py",
                  "grader/cli/release.py", "grader/cli/validate.py", "grader/bench.py", "grader/cli/grade.py",
                  "grader/cli/fixtures.py", "grader/platforms", "grader/cli/autograder.py", "grader/cli/gradebook.py")
@@ -84,6 +84,9 @@ def test_readme_explains_checking_and_grading(release):
                   "memory limit", "not attempted"):
         assert words in readme, words
     assert "solutions/" not in readme
+    assert "--watch" in readme and "from grader import check" in readme
+    linked = [line for line in readme.splitlines() if "docs/students.md" in line]
+    assert linked and (release / "docs" / "students.md").is_file()  # what the README points to ships
 
 
 def test_pyproject_is_a_students(release):

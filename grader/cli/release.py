@@ -34,7 +34,7 @@ GRADER_LEFT_OUT = ("mistakes", "expected/build.py", "bench.py", "platforms") + _
 #: Fixture folders shipped; everything else in the manifest (the hidden cases) stays behind.
 FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
 #: Files copied as they are from the kit's root (pyproject.toml is written for students instead).
-ROOT_FILES = (".gitignore",)
+ROOT_FILES = (".gitignore", "docs/students.md")
 STUDENT_DESCRIPTION = "Exercises for the Vision Transformer lecture, checked step by step by vitgrade."
 #: The kit's pyproject sections a student needs as they are; its pytest section points at tests/.
 PYPROJECT_SECTIONS = ("build-system", "project", "project.scripts", "tool.setuptools.packages.find")
@@ -260,7 +260,13 @@ the lecture builds the model up: your `embed` calls your `patchify`.
 ## Checking a step
 
 - `vitgrade check 05_attention` checks one step (also `vitgrade check 5` or `vitgrade check attention`);
-  `vitgrade check` alone checks all eight.
+  `vitgrade check` alone checks all eight. Add `--watch` to check again each time you save.
+- In a notebook (Jupyter, Colab): `from grader import check`, then `check("05_attention")` shows the
+  same report as a table, with the 14 x 14 maps as pictures. Re-run the cell after each edit.
+- On a laptop without a GPU, install PyTorch's CPU build before `pip install -e .`:
+  `pip install torch torchvision --index-url https://download.pytorch.org/whl/cpu`.
+  [docs/students.md](docs/students.md) has the details and the Colab cells.
+- Each report names the files it graded, as seen from your folder.
 - `vitgrade list` shows every step with its points and your status.
 - Exit status: 0 when every checked step passes, 1 when something fails, 2 for a mistyped step
   or damaged test data.
