@@ -10,6 +10,7 @@ import typer
 from grader import paths
 from grader.cli.common import err, fail, report_console
 from grader.cli.grading import exit_code, write
+from grader.graded_files import GradedFiles
 from grader.results import SubmissionResult
 from grader.steps import DEFAULT_TIMEOUT
 
@@ -72,7 +73,10 @@ def grade(
         fail("--resume reads the kept results: give the --csv or --results of the run to resume")
     run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
                       resume=resume)
-    _write_reports(run.results, format=format, output=output, csv=csv, report=report, show_output=show_output)
+    graded = GradedFiles.of(found[0].folder, tuple(s.id for s in run.results[0].steps)) \
+        if len(found) == 1 and run.results else None
+    _write_reports(run.results, format=format, output=output, csv=csv, report=report, show_output=show_output,
+                   graded=graded)
     if run.stopped_by:
         _say_stopped(run, kept)
         raise typer.Exit(_STOPPED_EXIT.get(run.stopped_by, 1))
@@ -88,7 +92,7 @@ def _check_numbers(jobs: int, timeout: float) -> None:
 
 
 def _write_reports(results: list[SubmissionResult], *, format: str, output: Path | None, csv: Path | None,
-                   report: Path | None, show_output: bool) -> None:
+                   report: Path | None, show_output: bool, graded: GradedFiles | None) -> None:
     """The gradebook, class report and chosen report of what was graded."""
     from grader.reports import render, render_summary, to_csv, to_gradescope, to_json, to_junit
 
@@ -106,7 +110,7 @@ def _write_reports(results: list[SubmissionResult], *, format: str, output: Path
         if results:
             write(to_gradescope(results[0]), output)
     elif len(results) == 1:
-        render(results[0], report_console, show_output=show_output)
+        render(results[0], report_console, show_output=show_output, graded=graded)
     elif results:
         render_summary(results, report_console)
 
