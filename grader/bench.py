@@ -1,7 +1,7 @@
 """`python -m grader.bench` (also `vitgrade bench`): speed and memory, each as a ratio to a
 reference measured in the same run, so the figures hold on a noisy machine.
 
-Targets (issues 7, 13, 14): vit_forward / timm <= 1.15 (batch 1 and 32); occlusion_map / one
+Targets: vit_forward / timm <= 1.15 (batch 1 and 32); occlusion_map / one
 batched timm forward of 196 images <= 1.3. As ratios to `python -c "import torch"` timed in the
 same run: `check` of a single step <= 1.5 (01_flatten and 08_occlusion, the lightest and the
 heaviest); `check 01_flatten` with the portable runner (macOS, Windows) <= 3.0; one full

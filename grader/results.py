@@ -131,7 +131,7 @@ class SubmissionResult:
         return all(s.status == "passed" for s in self.steps)
 
     def to_contract(self) -> dict[str, Any]:
-        """DESIGN.md's result contract plus the `sandbox` the workers got, and `not_graded` where
+        """The result contract (docs/results.md) plus the `sandbox` the workers got, and `not_graded` where
         nothing could be graded: no timings, so two runs give identical JSON."""
         contract = {
             "score": self.score,

@@ -3,7 +3,7 @@
 A stub writes `flatten = earlier_step("01_flatten")` and later calls `flatten.patchify(...)`.
 Outside the grader this loads `01_flatten.py` from the same folder as the calling file, so a
 student's chain runs on their own code. Inside a grading worker the grader may bind an earlier step
-to the reference solution first, so that one mistake costs points only once (DESIGN.md).
+to the reference solution first, so that one mistake costs points only once.
 """
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 import typer
 from rich.console import Console
 
-#: Exit statuses of DESIGN.md's result contract.
+#: Exit statuses of the result contract (docs/results.md).
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 out = Console(highlight=False, soft_wrap=True)

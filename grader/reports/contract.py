@@ -1,4 +1,4 @@
-"""DESIGN.md's result contract as JSON text."""
+"""The result contract (docs/results.md) as JSON text."""
 from __future__ import annotations
 
 import json

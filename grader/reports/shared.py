@@ -11,8 +11,8 @@ _ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[@-_]")
 _UNPRINTABLE = re.compile("[^\t\n\x20-\x7e\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 STANDIN_NOTE = ("The fixtures come from the seeded stand-in checkpoint, not the lecture's "
-                "checkpoint: numbers differ from the slides and the lecture-fact tests are "
-                "skipped.")
+                "checkpoint: numbers differ from the slides, and the lecture-fact tests check "
+                "the stand-in's own values.")
 """Said wherever a score is shown, so nobody compares stand-in numbers with the slides."""
 
 LOOK: dict[str, tuple[str, str, str]] = {

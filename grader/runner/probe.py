@@ -1,6 +1,6 @@
 """A cheap, location-sensitive stand-in classifier for grading occlusion code quickly.
 
-Occlusion functions take any `model` from normalized images to logits (DESIGN.md). The visible
+Occlusion functions take any `model` from normalized images to logits (the step table's contract). The visible
 occlusion tests use this probe instead of the ViT, so `vitgrade check 08_occlusion` costs
 milliseconds per forward instead of seconds; hidden tests also use the ViT itself.
 """
