@@ -30,7 +30,7 @@ def _instructor_modules() -> tuple[str, ...]:
 
 
 #: Inside grader/: what students must not get (instructor-only, or it gives answers away).
-GRADER_LEFT_OUT = ("mistakes", "expected/build.py", "bench.py", "platforms") + _instructor_modules()
+GRADER_LEFT_OUT = ("mistakes", "lecture_maths.py", "expected/build.py", "bench.py", "platforms") + _instructor_modules()
 #: Fixture folders shipped; everything else in the manifest (the hidden cases) stays behind.
 FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
 #: Files copied as they are from the kit's root (pyproject.toml is written for students instead).

@@ -6,6 +6,11 @@ import during a student's call as the student's. The operators are timm's own (f
 `native_layer_norm`, a strided convolution), so the logits equal timm's within float32 rounding: not
 bit for bit, since the batch split and the CPU's kernels change the order of the sums
 (`tests/test_checkpoint.py`, docs/numerics.md).
+
+It is not built from `grader.lecture_maths`, on purpose: that module is the answer to every exercise, so
+the worker's view and the student release leave it out, while this model runs inside the view; and it
+follows timm's fused operators for timm's numbers, where the lecture maths spells each quantity out. The
+two agree to float32 rounding (`tests/test_lecture_maths.py`).
 """
 from __future__ import annotations
 

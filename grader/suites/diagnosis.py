@@ -19,6 +19,11 @@ from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
 
+try:  # the correct maths: instructor side only, the student release leaves it out
+    from grader import lecture_maths as maths
+except ImportError:
+    maths = None
+
 Tolerance = tuple[float, float]
 
 #: Every finding the diagnosis can make, by id: what it claims in words without numbers, the kinds
@@ -591,10 +596,10 @@ def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
     if case.function != "read_cls" or e.ndim != 2:
         return None
     x, weight, bias = (_argument(case, name) for name in ("x", "norm_weight", "norm_bias"))
-    if x is None or weight is None or bias is None or x.ndim != 3 or x.shape[::2] != e.shape:
+    if maths is None or x is None or weight is None or bias is None or x.ndim != 3 or x.shape[::2] != e.shape:
         return None
     x = np.asarray(x, np.float64)
-    normalized = (x - x.mean(-1, keepdims=True)) / np.sqrt(x.var(-1, keepdims=True) + 1e-6) * weight + bias
+    normalized = maths.layer_norm(x, np.asarray(weight, np.float64), np.asarray(bias, np.float64))
     if close(g, normalized.mean(axis=1)):
         text = ("Your result is the mean of all normalized rows (mean pooling); this checkpoint reads the "
                 "CLS row, row 0 (pages 18, 38).")
@@ -772,7 +777,7 @@ def _cover_input(case: Any) -> np.ndarray | None:
         if key and key in case.tensors and spec["name"] == "images":
             pixels = case.tensors[key]
             if pixels.dtype == np.uint8:
-                return (pixels.astype(np.float32) / 255 - 0.5) / 0.5  # as grader.photos.normalize_pixels
+                return maths.normalize(pixels) if maths is not None else None
             return np.asarray(pixels, np.float64)
     return None
 

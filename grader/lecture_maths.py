@@ -1,0 +1,499 @@
+"""The lecture's computation of every step function, written once, as its named quantities.
+
+Each function below is the correct answer to one exercise, as a short sequence of the lecture's
+named quantities (for attention: x, W_qkv, q, k, v, scores, A, heads, joined, W_o), each passed
+through a `Trace`. Run plainly, a trace only records them. Run with an `Edit`, it changes one named
+quantity (or a few, for an operation moved) as it is computed: replaced by another quantity of the
+same shape, left out, scaled, given another axis, order or fill value. The mistakes catalogue is a
+list of such edits, and the judge's diagnosis searches over them to name a mistake it has not seen.
+
+The same code runs on torch tensors (the fixture builder, the catalogue) and on numpy arrays (the
+judge, which never imports torch): the few operations the two libraries spell differently go
+through `ops_for(array)`. This module is the answer to every exercise: the student release and the
+worker's view leave it out.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from grader.lecture_layout import QUADRANT_SIDE, QUADRANTS
+
+Array = Any  # a torch.Tensor or a numpy array: every function here works on either
+
+
+# ---------------------------------------------------------------- the two array libraries
+
+class NumpyOps:
+    """The operations torch and numpy spell differently, for numpy arrays (the judge's side)."""
+
+    def to_float(self, x: Array) -> Array:
+        return np.asarray(x, np.float64)
+
+    def asarray(self, values: Sequence[float]) -> Array:
+        return np.asarray(values, np.float64)
+
+    def permute(self, x: Array, axes: Sequence[int]) -> Array:
+        return np.transpose(x, tuple(axes))
+
+    def concat(self, parts: Sequence[Array], axis: int) -> Array:
+        return np.concatenate(list(parts), axis=axis)
+
+    def broadcast_to(self, x: Array, shape: tuple[int, ...]) -> Array:
+        return np.broadcast_to(x, shape)
+
+    def mean(self, x: Array, axis: int) -> Array:
+        return x.mean(axis=axis, keepdims=True)
+
+    def sqrt(self, x: Array) -> Array:
+        return np.sqrt(x)
+
+    def softmax(self, x: Array, axis: int) -> Array:
+        shifted = np.exp(x - x.max(axis=axis, keepdims=True))
+        return shifted / shifted.sum(axis=axis, keepdims=True)
+
+    def gelu(self, x: Array, approximate: str = "none") -> Array:
+        if approximate == "tanh":
+            return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+        return 0.5 * x * (1 + _erf(x / math.sqrt(2)))
+
+    def relu(self, x: Array) -> Array:
+        return np.maximum(x, 0)
+
+
+def _erf(x: np.ndarray) -> np.ndarray:
+    """erf by Abramowitz & Stegun 7.1.26: absolute error below 1.5e-7, about float32's rounding of
+    a GELU input of 1 (6e-8), far inside any test tolerance (1e-4); numpy has no erf of its own."""
+    sign, z = np.sign(x), np.abs(x)
+    s = 1 / (1 + 0.3275911 * z)
+    poly = s * (0.254829592 + s * (-0.284496736 + s * (1.421413741 + s * (-1.453152027 + s * 1.061405429))))
+    return sign * (1 - poly * np.exp(-z * z))
+
+
+class TorchOps:
+    """The same operations for torch tensors (the fixture builder and the mistakes catalogue)."""
+
+    def __init__(self) -> None:
+        import torch
+        import torch.nn.functional as F
+
+        self.torch, self.F = torch, F
+
+    def to_float(self, x: Array) -> Array:
+        return x.to(self.torch.float32)
+
+    def asarray(self, values: Sequence[float]) -> Array:
+        return self.torch.tensor(values, dtype=self.torch.float32)
+
+    def permute(self, x: Array, axes: Sequence[int]) -> Array:
+        return x.permute(*axes)
+
+    def concat(self, parts: Sequence[Array], axis: int) -> Array:
+        return self.torch.cat(list(parts), dim=axis)
+
+    def broadcast_to(self, x: Array, shape: tuple[int, ...]) -> Array:
+        return x.expand(*shape)
+
+    def mean(self, x: Array, axis: int) -> Array:
+        return x.mean(dim=axis, keepdim=True)
+
+    def sqrt(self, x: Array) -> Array:
+        return self.torch.sqrt(x)
+
+    def softmax(self, x: Array, axis: int) -> Array:
+        return x.softmax(axis)
+
+    def gelu(self, x: Array, approximate: str = "none") -> Array:
+        return self.F.gelu(x, approximate=approximate)
+
+    def relu(self, x: Array) -> Array:
+        return self.torch.relu(x)
+
+
+Ops = NumpyOps | TorchOps
+_NUMPY = NumpyOps()
+_TORCH: list[TorchOps] = []  # made on first use: the judge never imports torch
+
+
+def ops_for(x: Array) -> Ops:
+    """The operations for `x`'s library."""
+    if isinstance(x, (np.ndarray, np.generic, float, int)):
+        return _NUMPY
+    if not _TORCH:
+        _TORCH.append(TorchOps())
+    return _TORCH[0]
+
+
+# ---------------------------------------------------------------- named quantities and edits
+
+Transform = Callable[[Array, "Trace"], Array]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One named quantity changed as it is computed: `transform(value, trace)` takes its place."""
+
+    quantity: str
+    transform: Transform
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A wrong computation as the correct one with a few changes (usually one)."""
+
+    changes: tuple[Change, ...] = ()
+
+    def __add__(self, other: Edit) -> Edit:
+        return Edit(self.changes + other.changes)
+
+
+NO_EDIT = Edit()
+
+
+@dataclass
+class Trace:
+    """Records every named quantity of one computation, applying an edit's changes on the way."""
+
+    edit: Edit = NO_EDIT
+    values: dict[str, Array] = field(default_factory=dict)
+    """The latest value of each named quantity (a quantity of each block is the last block's)."""
+    roles: dict[str, str] = field(default_factory=dict)
+    """What each quantity is: value, input, term, factor, constant, axis, order or index."""
+    used: set[str] = field(default_factory=set)
+    """The quantities an edit's changes applied to: an edit that changed nothing is no edit."""
+
+    def __getitem__(self, name: str) -> Array:
+        return self.values[name]
+
+    def _named(self, name: str, value: Any, role: str) -> Any:
+        self.roles[name] = role
+        for change in self.edit.changes:
+            if change.quantity == name:
+                value = change.transform(value, self)
+                self.used.add(name)
+        self.values[name] = value
+        return value
+
+    def __call__(self, name: str, value: Array) -> Array:
+        """A quantity the lecture names (q, scores, u, ...)."""
+        return self._named(name, value, "value")
+
+    def input(self, name: str, value: Any) -> Any:
+        """An argument, recorded so that an edit may use it elsewhere; never edited itself. A quantity
+        the caller already computed under this name keeps its role (embed's tokens, passed on)."""
+        self.roles.setdefault(name, "input")
+        self.values[name] = value
+        return value
+
+    def term(self, name: str, value: Array) -> Array:
+        """A term added to something else (a bias, the position table, a residual): leaving it out means 0."""
+        return self._named(name, value, "term")
+
+    def factor(self, name: str, value: Any) -> Any:
+        """A multiplier or divisor (the scale √d, LayerNorm's weight): leaving it out means 1."""
+        return self._named(name, value, "factor")
+
+    def constant(self, name: str, value: float) -> float:
+        """A number the lecture fixes (eps, a fill value)."""
+        return self._named(name, value, "constant")
+
+    def axis(self, name: str, axis: int) -> int:
+        """The axis an operation runs over (the softmax's, LayerNorm's)."""
+        return self._named(name, axis, "axis")
+
+    def order(self, name: str, order: tuple) -> tuple:
+        """An order of axes or parts (patches row by row, [q | k | v] columns)."""
+        return self._named(name, order, "order")
+
+    def index(self, name: str, index: int) -> int:
+        """A row picked out (CLS is row 0)."""
+        return self._named(name, index, "index")
+
+
+def run(function: Callable[..., Any], args: Sequence[Any], edit: Edit = NO_EDIT) -> tuple[Any, Trace]:
+    """`function(*args)` with `edit` applied; returns the result and its trace."""
+    trace = Trace(edit)
+    return function(*args, trace=trace), trace
+
+
+# ---------------------------------------------------------------- edits built from the lecture's words
+
+def replaced(quantity: str, by: str) -> Edit:
+    """`quantity` replaced by the already computed `by` (V by K)."""
+    return Edit((Change(quantity, lambda value, t: t[by]),))
+
+
+def left_out(quantity: str) -> Edit:
+    """A term or factor left out: 0 for a term, 1 for a factor."""
+    def transform(value: Array, t: Trace) -> Array:
+        neutral = 1 if t.roles[quantity] == "factor" else 0
+        return neutral if isinstance(value, (int, float)) else value * 0 + neutral
+    return Edit((Change(quantity, transform),))
+
+
+def times(quantity: str, factor: float) -> Edit:
+    """`quantity` multiplied by `factor` (−1: the wrong sign)."""
+    return Edit((Change(quantity, lambda value, t: value * factor),))
+
+
+def set_to(quantity: str, value: Any) -> Edit:
+    """An axis, order, index or constant given another value."""
+    return Edit((Change(quantity, lambda _, t: value),))
+
+
+def recomputed(quantity: str, compute: Callable[[Trace], Array]) -> Edit:
+    """`quantity` computed otherwise, from the trace's other quantities."""
+    return Edit((Change(quantity, lambda _, t: compute(t)),))
+
+
+# ---------------------------------------------------------------- 01 flatten (pages 6-9, 48-49)
+
+def normalize(pixels: Array, trace: Trace | None = None) -> Array:
+    """uint8 pixels -> the checkpoint's inputs in [-1, 1] (page 8)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(pixels)
+    scaled = t("scaled", ops.to_float(pixels) / t.factor("pixel_range", 255.0))  # [0, 1]
+    return t("normalized", (scaled - t.term("pixel_mean", 0.5)) / t.factor("pixel_std", 0.5))  # [-1, 1]
+
+
+#: (image, patch row, patch column, channel, pixel row, pixel column) of the grid below, in the order
+#: patches are read: patches row by row, each flattened channel-major, row by row (pages 7, 9).
+PATCH_AXES = (0, 2, 4, 1, 3, 5)
+
+
+def patchify(images: Array, patch_size: int = 16, trace: Trace | None = None) -> Array:
+    """(B, C, H, W) -> (B, N, C*P*P) (pages 7-9)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(images)
+    B, C, H, W = images.shape
+    P = patch_size
+    t.input("images", images)
+    grid = images.reshape(B, C, H // P, P, W // P, P)  # (B, C, rows, P, cols, P)
+    ordered = ops.permute(grid, t.order("patch_axes", PATCH_AXES))  # (B, rows, cols, C, P, P)
+    return t("patches", ordered.reshape(B, (H // P) * (W // P), C * P * P))  # (B, N, C*P*P)
+
+
+def count_tokens(image_size: int, patch_size: int, cls: bool = True, trace: Trace | None = None) -> int:
+    """Tokens the encoder reads: (image_size / patch_size)² patches, plus CLS (pages 6, 48-49)."""
+    t = trace if trace is not None else Trace()
+    if image_size % patch_size:
+        raise ValueError(f"image_size {image_size} is not divisible by patch_size {patch_size}")
+    side = t("side", image_size // patch_size)  # patches along one side
+    patches = t("patch_count", side * side)
+    return patches + t.term("cls_count", int(cls))
+
+
+# ---------------------------------------------------------------- 02 project (pages 9-13)
+
+#: (feature, channel, kernel row, kernel column): W_E's rows follow the patch's channel-major order.
+KERNEL_AXES = (0, 1, 2, 3)
+
+
+def conv_to_linear(conv_weight: Array, trace: Trace | None = None) -> Array:
+    """The (D, 3, P, P) Conv2d kernel as the (3*P*P, D) projection W_E (page 10)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(conv_weight)
+    D = conv_weight.shape[0]
+    kernel = t("kernel", ops.permute(conv_weight, t.order("kernel_axes", KERNEL_AXES)))  # (D, 3, P, P)
+    rows = t("kernel_rows", kernel.reshape(D, -1))  # (D, 3*P*P): one row per output feature
+    return t("W_E", rows.mT)  # (3*P*P, D): patches are row vectors, x @ W_E
+
+
+def project(patches: Array, W_E: Array, b_E: Array, trace: Trace | None = None) -> Array:
+    """(B, N, 3*P*P) -> (B, N, D): one affine map for every patch, nothing else (page 10)."""
+    t = trace if trace is not None else Trace()
+    return t("tokens", patches @ W_E + t.term("b_E", b_E))  # (B, N, D)
+
+
+# ---------------------------------------------------------------- 03 position (pages 15-17)
+
+def add_position(tokens: Array, pos_table: Array, trace: Trace | None = None) -> Array:
+    """WHAT + WHERE: row i of the table added to token i (pages 16-17)."""
+    t = trace if trace is not None else Trace()
+    t.input("tokens", tokens)
+    return t("with_position", tokens + t.term("pos_table", pos_table))  # (B, N, D)
+
+
+# ---------------------------------------------------------------- 04 cls (pages 18-23)
+
+def prepend_cls(tokens: Array, cls_token: Array, trace: Trace | None = None) -> Array:
+    """(B, N, D) -> (B, 1+N, D): the learned CLS row first, at index 0 (pages 20, 23)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(tokens)
+    B, _, D = tokens.shape
+    t.input("tokens", tokens)
+    t.input("cls_token", cls_token)
+    cls = t("cls", ops.broadcast_to(cls_token.reshape(1, 1, D), (B, 1, D)))  # (B, 1, D)
+    return t("with_cls", ops.concat([cls, tokens], axis=1))  # (B, 1+N, D)
+
+
+def embed(images: Array, params: Any, trace: Trace | None = None) -> Array:
+    """Normalized images -> the encoder's input rows: patches, projection, CLS, then position (page 23)."""
+    t = trace if trace is not None else Trace()
+    patches = patchify(images, params.patch_size, trace=t)  # (B, N, 3*P*P)
+    tokens = project(patches, params.W_E, params.b_E, trace=t)  # (B, N, D)
+    with_cls = prepend_cls(tokens, params.cls_token, trace=t)  # (B, 1+N, D)
+    return t("embedded", with_cls + t.term("pos_table", params.pos_table))  # CLS first, then position
+
+
+# ---------------------------------------------------------------- 05 attention (pages 25-34)
+
+#: The 3D columns of x @ W_qkv: [q | k | v], each H heads of d consecutive features (page 32).
+QKV_LAYOUT = ("qkv", "head", "feature")
+#: Which third of the columns is q, k and v.
+QKV_PARTS = (0, 1, 2)
+
+
+def qkv_heads(x: Array, W_qkv: Array, b_qkv: Array, num_heads: int,
+              trace: Trace | None = None) -> tuple[Array, Array, Array]:
+    """(B, N, D) -> q, k, v, each (B, H, N, d) (pages 26, 32)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(x)
+    B, N, D = x.shape
+    sizes = {"qkv": 3, "head": num_heads, "feature": D // num_heads}
+    qkv = t("qkv", x @ W_qkv + t.term("b_qkv", b_qkv))  # (B, N, 3D)
+    layout = t.order("qkv_layout", QKV_LAYOUT)
+    columns = qkv.reshape(B, N, *(sizes[part] for part in layout))  # (B, N, 3, H, d) in the lecture's layout
+    split = ops.permute(columns, (2 + layout.index("qkv"), 0, 2 + layout.index("head"), 1,
+                                  2 + layout.index("feature")))  # (3, B, H, N, d)
+    parts = t.order("qkv_parts", QKV_PARTS)
+    return t("q", split[parts[0]]), t("k", split[parts[1]]), t("v", split[parts[2]])
+
+
+def attention_weights(q: Array, k: Array, trace: Trace | None = None) -> Array:
+    """A = softmax(q·kᵀ / √d) over the keys: each query's row sums to 1 (pages 28-30)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(q)
+    d = q.shape[-1]
+    t.input("q", q)
+    t.input("k", k)
+    scores = t("scores", q @ k.mT / t.factor("sqrt_d", math.sqrt(d)))  # (B, H, N, N): query rows, key columns
+    return t("A", ops.softmax(scores, axis=t.axis("softmax_axis", -1)))  # (B, H, N, N)
+
+
+def multi_head_attention(x: Array, W_qkv: Array, b_qkv: Array, W_o: Array, b_o: Array, num_heads: int,
+                         trace: Trace | None = None) -> Array:
+    """(B, N, D) -> the attention update (B, N, D), without the residual (pages 31-34)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(x)
+    B, N, D = x.shape
+    q, k, v = qkv_heads(x, W_qkv, b_qkv, num_heads, trace=t)  # each (B, H, N, d)
+    A = attention_weights(q, k, trace=t)  # (B, H, N, N)
+    heads = t("heads", A @ v)  # (B, H, N, d): each query's mix of the values
+    joined = t("joined", ops.permute(heads, (0, 2, 1, 3)).reshape(B, N, D))  # (B, N, H*d), heads side by side
+    return t("attn", joined @ W_o + t.term("b_o", b_o))  # (B, N, D)
+
+
+# ---------------------------------------------------------------- 06 block (pages 34-37)
+
+def layer_norm(x: Array, weight: Array, bias: Array, eps: float = 1e-6, trace: Trace | None = None) -> Array:
+    """Each token normalized over its own features, then the learned scale and shift (page 36)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(x)
+    axis = t.axis("norm_axis", -1)
+    mean = t("mean", ops.mean(x, axis))  # (B, N, 1)
+    centred = t("centred", x - mean)
+    var = t("var", ops.mean(centred * centred, axis))  # (B, N, 1), divided by D, not D-1
+    std = t("std", ops.sqrt(var + t.constant("eps", eps)))
+    normalized = t("normalized", centred / std)  # mean 0, variance 1 in every row
+    return t("ln_out", normalized * t.factor("ln_weight", weight) + t.term("ln_bias", bias))
+
+
+def mlp(x: Array, W_1: Array, b_1: Array, W_2: Array, b_2: Array, trace: Trace | None = None) -> Array:
+    """D -> 4D -> D with the exact (erf) GELU between (page 35)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(x)
+    hidden = t("hidden", x @ W_1 + t.term("b_1", b_1))  # (B, N, 4D)
+    activated = t("activated", ops.gelu(hidden))
+    return t("mlp", activated @ W_2 + t.term("b_2", b_2))  # (B, N, D)
+
+
+def block(x: Array, p: Any, num_heads: int, trace: Trace | None = None) -> Array:
+    """Pre-LN block: u = x + MSA(LN1(x)), out = u + MLP(LN2(u)) (page 34)."""
+    t = trace if trace is not None else Trace()
+    t.input("x", x)
+    for name in ("ln1_weight", "ln1_bias", "ln2_weight", "ln2_bias"):
+        t.input(name, getattr(p, name))
+    ln1 = t("ln1", layer_norm(x, p.ln1_weight, p.ln1_bias, trace=t))  # (B, N, D)
+    attn = multi_head_attention(ln1, p.W_qkv, p.b_qkv, p.W_o, p.b_o, num_heads, trace=t)
+    u = t("u", t.term("residual_1", x) + attn)  # the residual keeps x
+    ln2 = t("ln2", layer_norm(u, p.ln2_weight, p.ln2_bias, trace=t))
+    update = mlp(ln2, p.W_1, p.b_1, p.W_2, p.b_2, trace=t)
+    return t("out", t.term("residual_2", u) + update)  # (B, N, D)
+
+
+# ---------------------------------------------------------------- 07 head (pages 38-40, 50-54)
+
+def read_cls(x: Array, norm_weight: Array, norm_bias: Array, trace: Trace | None = None) -> Array:
+    """The final LayerNorm, then row 0, the CLS row: the image's summary (pages 38-39)."""
+    t = trace if trace is not None else Trace()
+    t.input("encoded", x)
+    normed = t("normed", layer_norm(x, norm_weight, norm_bias, trace=t))  # (B, 1+N, D)
+    return t("h", normed[:, t.index("cls_row", 0)])  # (B, D)
+
+
+def classify(h: Array, W_head: Array, b_head: Array, trace: Trace | None = None) -> Array:
+    """(B, D) -> logits (B, classes): no softmax (page 52)."""
+    t = trace if trace is not None else Trace()
+    return t("logits", h @ W_head + t.term("b_head", b_head))
+
+
+def encode(images: Array, params: Any, trace: Trace | None = None) -> Array:
+    """Normalized images -> the last block's rows (B, 1+N, D) (pages 50-52)."""
+    t = trace if trace is not None else Trace()
+    x = embed(images, params, trace=t)
+    for p in params.blocks:
+        x = block(x, p, params.num_heads, trace=t)
+    return x
+
+
+def vit_forward(images: Array, params: Any, trace: Trace | None = None) -> Array:
+    """Normalized images -> logits: embed, the blocks, final norm and CLS, the head (page 52)."""
+    t = trace if trace is not None else Trace()
+    h = read_cls(encode(images, params, trace=t), params.norm_weight, params.norm_bias, trace=t)
+    return classify(h, params.W_head, params.b_head, trace=t)
+
+
+# ---------------------------------------------------------------- 08 occlusion (pages 41-44)
+
+def cover(images: Array, top: int, left: int, size: int, value: float = 0.0, trace: Trace | None = None) -> Array:
+    """A fresh copy with the square rows top..top+size-1, columns left..left+size-1 set to `value`
+    (normalized 0 is mid-gray, page 42)."""
+    t = trace if trace is not None else Trace()
+    covered = images.copy() if isinstance(images, np.ndarray) else images.clone()
+    covered[:, :, top:top + size, left:left + size] = t.constant("fill", value)
+    return t("covered", covered)
+
+
+def target_probability(model: Callable[[Array], Array], images: Array, target: int) -> Array:
+    """The probability the model gives class `target`, for each image (B,)."""
+    return ops_for(images).softmax(model(images), axis=-1)[:, target]
+
+
+def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target: int,
+                           trace: Trace | None = None) -> Array:
+    """The target's probability with each quadrant covered in mid-gray, TL, TR, BL, BR (page 43)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(image)
+    fill = t.constant("fill", 0.0)
+    covers = [cover(image, q.top, q.left, QUADRANT_SIDE, fill) for q in t.order("quadrants", QUADRANTS)]
+    return t("probabilities", ops.concat([target_probability(model, c, target) for c in covers], axis=0))
+
+
+def occlusion_map(model: Callable[[Array], Array], image: Array, target: int, patch_size: int = 16,
+                  trace: Trace | None = None) -> Array:
+    """(side, side): covered minus original probability, one cover per patch, row by row (page 44)."""
+    t = trace if trace is not None else Trace()
+    ops = ops_for(image)
+    side = image.shape[-1] // patch_size
+    fill = t.constant("fill", 0.0)
+    covers = ops.concat([cover(image, r * patch_size, c * patch_size, patch_size, fill)
+                         for r in range(side) for c in range(side)], axis=0)  # (side², 3, H, W)
+    t.input("covers", covers)
+    original = t("original", target_probability(model, image, target))  # (1,)
+    covered = t("covered_probabilities", target_probability(model, covers, target))  # (side²,)
+    return t("change", (covered - original).reshape(side, side))  # drops are negative
