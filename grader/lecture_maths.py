@@ -14,6 +14,7 @@ worker's view leave it out.
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ class NumpyOps:
         return np.asarray(values, np.float64)
 
     def permute(self, x: Array, axes: Sequence[int]) -> Array:
-        return np.transpose(x, tuple(axes))
+        return np.ascontiguousarray(np.transpose(x, tuple(axes)))  # numpy's matmul is slow on strided views
 
     def concat(self, parts: Sequence[Array], axis: int) -> Array:
         return np.concatenate(list(parts), axis=axis)
@@ -165,12 +166,20 @@ class Trace:
     """What each quantity is: value, input, term, factor, constant, axis, order or index."""
     used: set[str] = field(default_factory=set)
     """The quantities an edit's changes applied to: an edit that changed nothing is no edit."""
+    reuse: Trace | None = None
+    """A correct run of the same call: a sub-computation the edit does not reach, called with the same
+    arguments, is taken from it instead of computed again (the search tries many edits)."""
+    calls: list[Call | None] = field(default_factory=list)
+    """Each sub-computation of this run, in the order they started."""
+    log: list[str] = field(default_factory=list)
+    """Every quantity as it was recorded, in order."""
 
     def __getitem__(self, name: str) -> Array:
         return self.values[name]
 
     def _named(self, name: str, value: Any, role: str) -> Any:
         self.roles[name] = role
+        self.log.append(name)
         for change in self.edit.changes:
             if change.quantity == name:
                 value = change.transform(value, self)
@@ -187,6 +196,7 @@ class Trace:
         the caller already computed under this name keeps its role (embed's tokens, passed on)."""
         self.roles.setdefault(name, "input")
         self.values[name] = value
+        self.log.append(name)
         return value
 
     def term(self, name: str, value: Array) -> Array:
@@ -214,10 +224,62 @@ class Trace:
         return self._named(name, index, "index")
 
 
-def run(function: Callable[..., Any], args: Sequence[Any], edit: Edit = NO_EDIT) -> tuple[Any, Trace]:
-    """`function(*args)` with `edit` applied; returns the result and its trace."""
-    trace = Trace(edit)
+def run(function: Callable[..., Any], args: Sequence[Any], edit: Edit = NO_EDIT,
+        reuse: Trace | None = None) -> tuple[Any, Trace]:
+    """`function(*args)` with `edit` applied; returns the result and its trace. With `reuse`, a correct
+    run of the same call, what the edit cannot change is taken from it."""
+    trace = Trace(edit, reuse=reuse)
     return function(*args, trace=trace), trace
+
+
+def _same_argument(a: Any, b: Any) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, np.ndarray) and isinstance(b, np.ndarray):
+        return a.shape == b.shape and bool(np.array_equal(a, b))
+    return isinstance(a, (int, float)) and a == b
+
+
+def _reusable(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Record a sub-computation's result and quantities; in an edited run, reuse the correct run's when
+    the edit changes none of its quantities and the arguments are the same."""
+    @functools.wraps(function)
+    def call(*args: Any, trace: Trace | None = None) -> Any:
+        if trace is None:
+            return function(*args)
+        index = len(trace.calls)
+        earlier = trace.reuse.calls[index] if trace.reuse is not None and index < len(trace.reuse.calls) else None
+        targets = {change.quantity for change in trace.edit.changes}
+        if (earlier is not None and earlier.function == function.__name__ and not targets & earlier.values.keys()
+                and len(args) == len(earlier.args) and all(map(_same_argument, args, earlier.args))):
+            trace.calls += trace.reuse.calls[index:index + earlier.span]  # its own sub-computations too
+            trace.values.update(earlier.values)
+            trace.log += list(earlier.values)
+            for name, role in earlier.roles.items():
+                trace.roles.setdefault(name, role)
+            return earlier.result
+        trace.calls.append(None)  # its place, before its sub-computations
+        before = len(trace.log)
+        result = function(*args, trace=trace)
+        names = dict.fromkeys(trace.log[before:])
+        trace.calls[index] = Call(function.__name__, args, result, {n: trace.values[n] for n in names},
+                                  {n: trace.roles[n] for n in names}, len(trace.calls) - index)
+        return result
+    return call
+
+
+@dataclass(frozen=True)
+class Call:
+    """One sub-computation of a run, as `Trace.reuse` may take it over."""
+
+    function: str
+    args: tuple
+    result: Any
+    values: dict[str, Array]
+    """Its quantities, as it left them."""
+    roles: dict[str, str]
+    span: int
+    """How many calls it took, itself and its sub-computations."""
 
 
 # ---------------------------------------------------------------- edits built from the lecture's words
@@ -265,6 +327,7 @@ def normalize(pixels: Array, trace: Trace | None = None) -> Array:
 PATCH_AXES = (0, 2, 4, 1, 3, 5)
 
 
+@_reusable
 def patchify(images: Array, patch_size: int = 16, trace: Trace | None = None) -> Array:
     """(B, C, H, W) -> (B, N, C*P*P) (pages 7-9)."""
     t = trace if trace is not None else Trace()
@@ -303,6 +366,7 @@ def conv_to_linear(conv_weight: Array, trace: Trace | None = None) -> Array:
     return t("W_E", rows.mT)  # (3*P*P, D): patches are row vectors, x @ W_E
 
 
+@_reusable
 def project(patches: Array, W_E: Array, b_E: Array, trace: Trace | None = None) -> Array:
     """(B, N, 3*P*P) -> (B, N, D): one affine map for every patch, nothing else (page 10)."""
     t = trace if trace is not None else Trace()
@@ -320,6 +384,7 @@ def add_position(tokens: Array, pos_table: Array, trace: Trace | None = None) ->
 
 # ---------------------------------------------------------------- 04 cls (pages 18-23)
 
+@_reusable
 def prepend_cls(tokens: Array, cls_token: Array, trace: Trace | None = None) -> Array:
     """(B, N, D) -> (B, 1+N, D): the learned CLS row first, at index 0 (pages 20, 23)."""
     t = trace if trace is not None else Trace()
@@ -348,6 +413,7 @@ QKV_LAYOUT = ("qkv", "head", "feature")
 QKV_PARTS = (0, 1, 2)
 
 
+@_reusable
 def qkv_heads(x: Array, W_qkv: Array, b_qkv: Array, num_heads: int,
               trace: Trace | None = None) -> tuple[Array, Array, Array]:
     """(B, N, D) -> q, k, v, each (B, H, N, d) (pages 26, 32)."""
@@ -364,6 +430,7 @@ def qkv_heads(x: Array, W_qkv: Array, b_qkv: Array, num_heads: int,
     return t("q", split[parts[0]]), t("k", split[parts[1]]), t("v", split[parts[2]])
 
 
+@_reusable
 def attention_weights(q: Array, k: Array, trace: Trace | None = None) -> Array:
     """A = softmax(q·kᵀ / √d) over the keys: each query's row sums to 1 (pages 28-30)."""
     t = trace if trace is not None else Trace()
@@ -375,6 +442,7 @@ def attention_weights(q: Array, k: Array, trace: Trace | None = None) -> Array:
     return t("A", ops.softmax(scores, axis=t.axis("softmax_axis", -1)))  # (B, H, N, N)
 
 
+@_reusable
 def multi_head_attention(x: Array, W_qkv: Array, b_qkv: Array, W_o: Array, b_o: Array, num_heads: int,
                          trace: Trace | None = None) -> Array:
     """(B, N, D) -> the attention update (B, N, D), without the residual (pages 31-34)."""
@@ -390,6 +458,7 @@ def multi_head_attention(x: Array, W_qkv: Array, b_qkv: Array, W_o: Array, b_o: 
 
 # ---------------------------------------------------------------- 06 block (pages 34-37)
 
+@_reusable
 def layer_norm(x: Array, weight: Array, bias: Array, eps: float = 1e-6, trace: Trace | None = None) -> Array:
     """Each token normalized over its own features, then the learned scale and shift (page 36)."""
     t = trace if trace is not None else Trace()
@@ -403,6 +472,7 @@ def layer_norm(x: Array, weight: Array, bias: Array, eps: float = 1e-6, trace: T
     return t("ln_out", normalized * t.factor("ln_weight", weight) + t.term("ln_bias", bias))
 
 
+@_reusable
 def mlp(x: Array, W_1: Array, b_1: Array, W_2: Array, b_2: Array, trace: Trace | None = None) -> Array:
     """D -> 4D -> D with the exact (erf) GELU between (page 35)."""
     t = trace if trace is not None else Trace()
@@ -412,6 +482,7 @@ def mlp(x: Array, W_1: Array, b_1: Array, W_2: Array, b_2: Array, trace: Trace |
     return t("mlp", activated @ W_2 + t.term("b_2", b_2))  # (B, N, D)
 
 
+@_reusable
 def block(x: Array, p: Any, num_heads: int, trace: Trace | None = None) -> Array:
     """Pre-LN block: u = x + MSA(LN1(x)), out = u + MLP(LN2(u)) (page 34)."""
     t = trace if trace is not None else Trace()
@@ -428,6 +499,7 @@ def block(x: Array, p: Any, num_heads: int, trace: Trace | None = None) -> Array
 
 # ---------------------------------------------------------------- 07 head (pages 38-40, 50-54)
 
+@_reusable
 def read_cls(x: Array, norm_weight: Array, norm_bias: Array, trace: Trace | None = None) -> Array:
     """The final LayerNorm, then row 0, the CLS row: the image's summary (pages 38-39)."""
     t = trace if trace is not None else Trace()
@@ -442,6 +514,7 @@ def classify(h: Array, W_head: Array, b_head: Array, trace: Trace | None = None)
     return t("logits", h @ W_head + t.term("b_head", b_head))
 
 
+@_reusable
 def encode(images: Array, params: Any, trace: Trace | None = None) -> Array:
     """Normalized images -> the last block's rows (B, 1+N, D) (pages 50-52)."""
     t = trace if trace is not None else Trace()
@@ -451,11 +524,17 @@ def encode(images: Array, params: Any, trace: Trace | None = None) -> Array:
     return x
 
 
-def vit_forward(images: Array, params: Any, trace: Trace | None = None) -> Array:
-    """Normalized images -> logits: embed, the blocks, final norm and CLS, the head (page 52)."""
+def vit_head(x: Array, params: Any, trace: Trace | None = None) -> Array:
+    """The last block's rows -> logits: final LayerNorm, the CLS row, the class head (pages 38, 52)."""
     t = trace if trace is not None else Trace()
-    h = read_cls(encode(images, params, trace=t), params.norm_weight, params.norm_bias, trace=t)
-    return classify(h, params.W_head, params.b_head, trace=t)
+    h = read_cls(x, params.norm_weight, params.norm_bias, trace=t)  # (B, D)
+    return classify(h, params.W_head, params.b_head, trace=t)  # (B, classes)
+
+
+def vit_forward(images: Array, params: Any, trace: Trace | None = None) -> Array:
+    """Normalized images -> logits: embed, the blocks, then the head (page 52)."""
+    t = trace if trace is not None else Trace()
+    return vit_head(encode(images, params, trace=t), params, trace=t)
 
 
 # ---------------------------------------------------------------- 08 occlusion (pages 41-44)

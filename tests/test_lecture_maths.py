@@ -137,6 +137,18 @@ def test_edit_changes_only_its_quantity():
     assert edited.used == {"v"}
 
 
+@pytest.mark.parametrize("edit", [maths.replaced("residual_2", "x"), maths.replaced("v", "k"),
+                                  maths.set_to("eps", 1e-5), maths.left_out("b_2")])
+def test_a_run_reusing_the_correct_one_computes_what_a_fresh_run_does(edit):
+    """The search reuses the sub-computations an edit cannot reach; the numbers must not change."""
+    args = _as_numpy(CALLS["block"])
+    _, correct = maths.run(maths.block, args)
+    fresh, _ = maths.run(maths.block, args, edit)
+    reused, trace = maths.run(maths.block, args, edit, reuse=correct)
+    assert np.array_equal(fresh, reused)
+    assert any(mine is theirs for mine, theirs in zip(trace.calls, correct.calls))  # LN1 at least was reused
+
+
 def test_lecture_maths_stays_out_of_the_workers_view_and_the_release():
     from grader.cli.release import _ships
     from grader.runner.view import grader_files
