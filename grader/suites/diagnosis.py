@@ -18,6 +18,7 @@ import numpy as np
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
+from grader.suites.search import find_edit
 
 try:  # the correct maths: instructor side only, the student release leaves it out
     from grader import lecture_maths as maths
@@ -108,6 +109,9 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
         close = _Closeness(tolerance)
         if close(g, e):  # nothing is wrong: nothing to explain
             return []
+        edit = find_edit(case, e, g, tolerance, _part_index(expected, parts or {}))
+        if edit:  # the one edit of the lecture's computation that gives these numbers, named exactly
+            return [edit]
         for check in _CHECKS:
             found = check(case, e, g, close, parts or {})
             if isinstance(found, str):  # the checks whose every sentence is one finding
@@ -117,6 +121,11 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
     except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
         return []
     return []
+
+
+def _part_index(expected: np.ndarray, parts: dict[str, np.ndarray]) -> int | None:
+    """Which of several outputs `expected` is (q, k or v), for the search; None for a single output."""
+    return next((i for i, other in enumerate(parts.values()) if other is expected), None)
 
 
 class _Closeness:

@@ -1,0 +1,677 @@
+"""Naming a mistake that no catalogue holds: the lecture's computation rerun with one edit at a time.
+
+When a result is wrong and no known mistake matches, `find_edit` recomputes the function (numpy, from
+the case's inputs and, where needed, the checkpoint's parameters) with one edit of the lecture's
+computation at a time (`grader.lecture_maths`): a named quantity replaced by another of the same shape,
+a term left out, subtracted or added twice, a factor left out, squared or inverted, a sign, an axis, an
+order, a fill value or a row changed, or one of the lecture's known moves (normalise after the residual,
+the MLP before the attention). It names the edit only when exactly one reproduces the student's numbers
+within the test's tolerance (edits giving the same numbers count as one), and only when the search ran
+to the end within its time budget: a search cut short cannot know that no other edit fits.
+
+The student release leaves the lecture maths out; there the search finds nothing.
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from grader.results import Finding
+
+try:  # the correct maths: instructor side only
+    from grader import lecture_maths as maths
+except ImportError:
+    maths = None
+
+#: CPU seconds (this process's, so that other load on the machine does not count) one failing test
+#: may spend searching; a search that would need more finds nothing rather than a guess.
+BUDGET_SECONDS = 3.0
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One edit the search tries, with what it would say."""
+
+    id: str
+    sentence: str
+    page: int
+    edit: Any  # lecture_maths.Edit
+
+
+# ---------------------------------------------------------------- the lecture's words for each quantity
+
+#: quantity -> (its words, lecture page)
+WORDS: dict[str, tuple[str, int]] = {
+    "scaled": ("the pixels scaled to [0, 1]", 8), "pixel_range": ("the division by 255", 8),
+    "pixel_mean": ("the subtracted mean 0.5", 8), "pixel_std": ("the division by the std 0.5", 8),
+    "normalized": ("the normalized rows", 36), "images": ("the image", 9),
+    "patches": ("the patch rows", 9), "patch_axes": ("the order patches are cut and flattened in", 9),
+    "kernel": ("the kernel", 10), "kernel_rows": ("the kernel's rows", 10), "W_E": ("W_E", 10),
+    "kernel_axes": ("the order of W_E's rows", 9),
+    "tokens": ("the token rows", 10), "b_E": ("the patch bias b_E", 10),
+    "pos_table": ("the position table", 16), "with_position": ("tokens + position table", 16),
+    "cls": ("the CLS row", 20), "cls_token": ("the learned CLS vector", 20),
+    "with_cls": ("the sequence [CLS, P1, ..., PN]", 23), "embedded": ("the embedded rows", 23),
+    "qkv": ("x·W_qkv + b_qkv", 26), "b_qkv": ("the qkv bias", 26),
+    "qkv_layout": ("the split of the 3D columns", 32), "qkv_parts": ("which columns are q, k and v", 26),
+    "q": ("the queries q", 26), "k": ("the keys k", 26), "v": ("the values v", 31),
+    "scores": ("the scores q·kᵀ/√d", 28), "sqrt_d": ("the division by √d", 28),
+    "softmax_axis": ("the softmax's axis", 28), "A": ("the attention weights A", 28),
+    "heads": ("the heads A·v", 31), "joined": ("the joined heads", 32), "b_o": ("the output bias b_o", 32),
+    "attn": ("the attention update", 32),
+    "mean": ("each row's mean", 36), "centred": ("the centred rows", 36), "var": ("each row's variance", 36),
+    "std": ("each row's standard deviation", 36), "eps": ("eps", 36), "norm_axis": ("LayerNorm's axis", 36),
+    "ln_weight": ("LayerNorm's weight", 36), "ln_bias": ("LayerNorm's bias", 36), "ln_out": ("LayerNorm's output", 36),
+    "hidden": ("the hidden layer x·W_1 + b_1", 35), "activated": ("GELU of the hidden layer", 35),
+    "b_1": ("the bias b_1", 35), "b_2": ("the bias b_2", 35), "mlp": ("the MLP update", 35),
+    "x": ("the block's input x", 34), "ln1": ("LN1(x)", 34), "u": ("u = x + MSA(LN1(x))", 34),
+    "ln2": ("LN2(u)", 35), "residual_1": ("the residual x in u = x + MSA(LN1(x))", 34),
+    "residual_2": ("the residual u in u + MLP(LN2(u))", 34), "out": ("the block's output", 34),
+    "encoded": ("the encoder's output rows", 38), "normed": ("the final LayerNorm's output", 38),
+    "cls_row": ("the row read out", 38), "h": ("the CLS summary h", 38),
+    "logits": ("the logits", 52), "b_head": ("the head's bias", 54),
+    "fill": ("the cover's fill value", 42), "covered": ("the covered image", 42),
+    "quadrants": ("the quadrant order TL, TR, BL, BR", 43), "original": ("the original probability", 44),
+    "covered_probabilities": ("the covered probabilities", 44), "change": ("the map", 44),
+    "probabilities": ("the probabilities", 43),
+}
+
+#: Names of the positions of each order, for sentences.
+ORDER_NAMES: dict[str, tuple[str, ...]] = {
+    "patch_axes": ("image", "channel", "patch row", "pixel row", "patch column", "pixel column"),  # the grid's
+    "kernel_axes": ("feature", "channel", "kernel row", "kernel column"),
+    "qkv_parts": ("q", "k", "v"),
+}
+AXIS_NAMES = {"softmax_axis": {-1: "the keys", -2: "the queries", -3: "the heads"},
+              "norm_axis": {-1: "its features", -2: "the tokens"}}  # never across images: see _first_image
+
+
+
+def _words(name: str) -> str:
+    return WORDS.get(name, (name, 0))[0]
+
+
+def _page(name: str) -> int:
+    return WORDS.get(name, ("", 0))[1]
+
+
+def _sentence(change: str) -> str:
+    return f"Your numbers are the lecture's computation {change}."
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4g}"
+
+
+# ---------------------------------------------------------------- the edit space
+
+#: Functions whose earlier quantities are other functions' own (a wrong LayerNorm inside a block fails
+#: the layer_norm tests, which name it): only these quantities are edited there.
+OWN: dict[str, set[str]] = {
+    "block": {"x", "ln1", "attn", "u", "ln2", "mlp", "out", "residual_1", "residual_2"},
+}
+
+
+def candidates(function: str, trace: Any) -> Iterator[Candidate]:
+    """Every edit of the recorded computation that fits its shapes, the lecture's known moves last."""
+    own = OWN.get(function)
+    for name, role in trace.roles.items():
+        if name not in WORDS or (own is not None and name not in own):
+            continue
+        yield from _ROLE_EDITS.get(role, _no_edits)(name, trace)
+    yield from _MOVES.get(function, _no_moves)()
+
+
+def _no_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    return iter(())
+
+
+def _no_moves() -> Iterator[Candidate]:
+    return iter(())
+
+
+def _value_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    value, page = trace[name], _page(name)
+    if not isinstance(value, np.ndarray):
+        return
+    yield from _replacements(name, trace)
+    yield Candidate(f"sign:{name}", _sentence(f"with the sign of {_words(name)} flipped"), page, maths.times(name, -1))
+    if value.ndim >= 2 and value.shape[-1] == value.shape[-2]:
+        yield Candidate(f"transposed:{name}", _sentence(f"with {_words(name)} transposed (last two axes swapped)"),
+                        page, _transform(name, lambda v, t: v.mT))
+
+
+def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
+    """`name` replaced by each quantity of its shape computed before it (one of each set of equal ones)."""
+    value = trace[name]
+    seen: list[np.ndarray] = [value]
+    for other, role in trace.roles.items():  # in the order computed: only what exists by then
+        if other == name:
+            break
+        candidate = trace[other]
+        if (other not in WORDS or role in ("axis", "order", "index", "constant")
+                or not isinstance(candidate, np.ndarray) or candidate.shape != value.shape
+                or any(np.array_equal(candidate, s) for s in seen)):
+            continue
+        seen.append(candidate)
+        yield Candidate(f"replaced:{name}:{other}", _sentence(f"with {_words(other)} in place of {_words(name)}"),
+                        _page(name), maths.replaced(name, other))
+
+
+def _transform(name: str, transform: Callable[[Any, Any], Any]) -> Any:
+    return maths.Edit((maths.Change(name, transform),))
+
+
+def _term_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    words, page = _words(name), _page(name)
+    yield Candidate(f"left_out:{name}", _sentence(f"without {words}: it is left out"), page, maths.left_out(name))
+    if isinstance(trace[name], np.ndarray) and trace[name].ndim >= 2:  # a residual or a table
+        yield from _replacements(name, trace)
+    yield Candidate(f"subtracted:{name}", _sentence(f"with {words} subtracted instead of added"), page,
+                    maths.times(name, -1))
+    yield Candidate(f"twice:{name}", _sentence(f"with {words} added twice"), page, maths.times(name, 2))
+    value = trace[name]
+    for factor in _factors(value):
+        yield Candidate(f"scaled:{name}:{_fmt(factor)}", _sentence(f"with {words} multiplied by {_fmt(factor)}"),
+                        page, maths.times(name, factor))
+    if isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[0] > 1:  # a table of rows
+        yield from _table_edits(name, words, page)
+
+
+def _factors(value: Any) -> list[float]:
+    """Scales a student may put on a term: a tenth, a half, ten, and √D or 1/√D of its width D."""
+    width = value.shape[-1] if isinstance(value, np.ndarray) and value.ndim else 1
+    return [0.1, 0.5, 10.0] + ([float(np.sqrt(width)), float(1 / np.sqrt(width))] if width > 1 else [])
+
+
+def _table_edits(name: str, words: str, page: int) -> Iterator[Candidate]:
+    yield Candidate(f"reversed:{name}", _sentence(f"with the rows of {words} in reverse order"), page,
+                    _transform(name, lambda v, t: v[::-1]))
+    for shift in (1, -1):
+        yield Candidate(f"shifted:{name}:{shift}", _sentence(
+            f"with the rows of {words} moved {'down' if shift > 0 else 'up'} by one, wrapping round"), page,
+            _transform(name, lambda v, t, s=shift: np.roll(v, s, axis=0)))
+    yield Candidate(f"mean_row:{name}", _sentence(f"with the mean row of {words} added to every row, "
+                                                  "instead of each row its own"), page,
+                    _transform(name, lambda v, t: v.mean(axis=0)))
+    yield Candidate(f"first_row:{name}", _sentence(f"with the first row of {words} added to every row"), page,
+                    _transform(name, lambda v, t: v[0]))
+
+
+def _factor_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    words, page = _words(name), _page(name)
+    yield Candidate(f"left_out:{name}", _sentence(f"without {words}: it is left out"), page, maths.left_out(name))
+    yield Candidate(f"squared:{name}", _sentence(f"with {words} applied twice (squared)"), page,
+                    _transform(name, lambda v, t: v * v))
+    yield Candidate(f"inverted:{name}", _sentence(f"with {words} inverted (multiplied where it divides, "
+                                                  "or divided where it multiplies)"), page,
+                    _transform(name, lambda v, t: 1 / v))
+    if isinstance(trace[name], float) and trace[name] > 1:  # a scale such as √d: its square root, too
+        yield Candidate(f"root:{name}", _sentence(f"with the square root of {words}"), page,
+                        _transform(name, lambda v, t: v ** 0.5))
+
+
+def _constant_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    words, page, current = _words(name), _page(name), trace[name]
+    for value in (0.0, -1.0, 1.0, 1e-5, 1e-12):
+        if value != current:
+            yield Candidate(f"constant:{name}:{_fmt(value)}", _sentence(
+                f"with {words} {_fmt(value)} instead of {_fmt(current)}"), page, maths.set_to(name, value))
+
+
+def _axis_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    names, page, current = AXIS_NAMES.get(name, {}), _page(name), trace[name]
+    for axis in names:
+        if axis != current:
+            yield Candidate(f"axis:{name}:{axis}", _sentence(
+                f"with {_words(name)} running over {names[axis]} instead of {names[current]}"), page,
+                maths.set_to(name, axis))
+
+
+def _order_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    current, page = tuple(trace[name]), _page(name)
+    fixed = 1 if name in ("patch_axes", "kernel_axes") else 0  # the image / feature axis stays first
+    for order in itertools.permutations(current[fixed:]):
+        order = current[:fixed] + order
+        if order != current:
+            yield Candidate(f"order:{name}:{'-'.join(map(str, order))}", _sentence(
+                f"with {_order_words(name, order, current)}"), page, maths.set_to(name, order))
+
+
+def _order_words(name: str, order: tuple, current: tuple) -> str:
+    if name == "quadrants":
+        return (f"the quadrants in the order {', '.join(q.name for q in order)}; the lecture's is "
+                f"{', '.join(q.name for q in current)}")
+    if name == "qkv_layout":
+        return (f"each row's 3D columns split as ({', '.join(order)}); they are [q | k | v], each H heads of d "
+                "consecutive features")
+    labels = ORDER_NAMES.get(name)
+    if labels is None:
+        return f"{_words(name)} as {order} instead of {current}"
+    if name == "qkv_parts":
+        return f"q, k and v taken from the column blocks of {', '.join(labels[i] for i in order)}"
+    names = ", ".join(labels[i] for i in order)
+    return f"{_words(name)} as ({names}); the lecture's is ({', '.join(labels[i] for i in current)})"
+
+
+def _index_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    for index, words in ((-1, "the last row"), (1, "row 1, the first patch")):
+        yield Candidate(f"index:{name}:{index}", _sentence(f"reading {words} instead of the CLS row, row 0"),
+                        _page(name), maths.set_to(name, index))
+
+
+_ROLE_EDITS: dict[str, Callable[[str, Any], Iterator[Candidate]]] = {
+    "value": _value_edits, "term": _term_edits, "factor": _factor_edits, "constant": _constant_edits,
+    "axis": _axis_edits, "order": _order_edits, "index": _index_edits,
+}
+
+
+# ---------------------------------------------------------------- the lecture's moves, per function
+
+def _ln(value: Any, t: Any, weight: str, bias: str) -> Any:
+    return maths.layer_norm(value, t[weight], t[bias])
+
+
+def _block_moves() -> Iterator[Candidate]:
+    post_ln = maths.Edit((
+        maths.Change("ln1", lambda v, t: t["x"]),
+        maths.Change("u", lambda v, t: _ln(v, t, "ln1_weight", "ln1_bias")),
+        maths.Change("ln2", lambda v, t: t["u"]),
+        maths.Change("out", lambda v, t: _ln(v, t, "ln2_weight", "ln2_bias"))))
+    yield Candidate("move:post_ln", _sentence("with each LayerNorm moved after its residual add (post-LN): the "
+                                              "lecture's block is pre-LN, u = x + MSA(LN1(x))"), 34, post_ln)
+    yield Candidate("move:parallel", _sentence("with the MLP reading LN2(x) of the block's input, in parallel with "
+                                               "the attention; it reads LN2(u), after the attention's update"), 35,
+                    _transform("ln2", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")))
+    yield Candidate("move:one_norm", _sentence("with LN1's weight and bias in both LayerNorms; the MLP's LN2 has "
+                                               "its own"), 36,
+                    _transform("ln2", lambda v, t: _ln(t["u"], t, "ln1_weight", "ln1_bias")))
+    yield Candidate("move:no_residuals", _sentence("without both residual adds: the block returns "
+                                                   "MLP(LN2(MSA(LN1(x)))); the residuals keep x and u"), 34,
+                    maths.left_out("residual_1") + maths.left_out("residual_2"))
+    yield Candidate("move:mlp_first", _sentence("with the MLP sublayer before the attention sublayer; the "
+                                                "attention comes first: u = x + MSA(LN1(x)), then u + MLP(LN2(u))"),
+                    34, _transform("out", _mlp_first))
+    yield from _activation_moves()
+
+
+def _mlp_first(value: Any, t: Any) -> Any:
+    """The block's two sublayers swapped, each with its own LayerNorm and weights."""
+    p = t["params"]
+    u = t["x"] + maths.mlp(maths.layer_norm(t["x"], p.ln2_weight, p.ln2_bias), p.W_1, p.b_1, p.W_2, p.b_2)
+    heads = t["heads_count"]
+    return u + maths.multi_head_attention(maths.layer_norm(u, p.ln1_weight, p.ln1_bias), p.W_qkv, p.b_qkv,
+                                          p.W_o, p.b_o, heads)
+
+
+def _activation_moves() -> Iterator[Candidate]:
+    ops = maths.ops_for(np.zeros(1))
+    yield Candidate("activation:tanh_gelu", _sentence("with the tanh approximation of GELU; the lecture's GELU is "
+                                                      "the exact (erf) one"), 35,
+                    maths.recomputed("activated", lambda t: ops.gelu(t["hidden"], approximate="tanh")))
+    yield Candidate("activation:relu", _sentence("with ReLU where the MLP's activation is GELU"), 35,
+                    maths.recomputed("activated", lambda t: ops.relu(t["hidden"])))
+    yield Candidate("activation:sigmoid", _sentence("with a sigmoid where the MLP's activation is GELU"), 35,
+                    maths.recomputed("activated", lambda t: 1 / (1 + np.exp(-t["hidden"]))))
+
+
+def _layer_norm_moves() -> Iterator[Candidate]:
+    yield Candidate("move:unbiased_variance", _sentence("with the unbiased variance (divided by D - 1); LayerNorm "
+                                                        "divides by D"), 36,
+                    _transform("var", lambda v, t: v * t["centred"].shape[t["norm_axis"]]
+                               / (t["centred"].shape[t["norm_axis"]] - 1)))
+    yield Candidate("move:eps_outside_root", _sentence("with eps added after the square root; it goes inside: "
+                                                       "√(var + eps)"), 36,
+                    maths.recomputed("std", lambda t: np.sqrt(t["var"]) + t["eps"]))
+    yield Candidate("move:variance_not_std", _sentence("divided by the variance instead of its square root"), 36,
+                    maths.recomputed("std", lambda t: t["var"] + t["eps"]))
+
+
+def _position_moves() -> Iterator[Candidate]:
+    yield Candidate("move:multiplied", _sentence("with the position table multiplied into the tokens instead of "
+                                                 "added: WHAT + WHERE"), 16,
+                    maths.recomputed("with_position", lambda t: t["tokens"] * t["pos_table"]))
+
+
+def _attention_moves() -> Iterator[Candidate]:
+    def causal(v: Any, t: Any) -> Any:
+        n = v.shape[-1]
+        return v + np.triu(np.full((n, n), -np.inf), 1)
+    yield Candidate("move:causal_mask", _sentence("with a causal mask on the scores; ViT attends to every pair"), 30,
+                    _transform("scores", causal))
+
+
+def _logit_moves() -> Iterator[Candidate]:
+    ops = maths.ops_for(np.zeros(1))
+    yield Candidate("move:softmax", _sentence("followed by a softmax: these are probabilities; return the logits"),
+                    52, _transform("logits", lambda v, t: ops.softmax(v, axis=-1)))
+    yield Candidate("move:log_softmax", _sentence("followed by a log-softmax; return the raw logits"), 52,
+                    _transform("logits", lambda v, t: np.log(ops.softmax(v, axis=-1))))
+
+
+def _read_moves() -> Iterator[Candidate]:
+    yield Candidate("move:mean_pooling", _sentence("with the mean of all normalized rows (mean pooling) where the "
+                                                   "lecture reads the CLS row"), 38,
+                    maths.recomputed("h", lambda t: t["normed"].mean(axis=1)))
+    yield Candidate("move:no_final_norm", _sentence("reading the CLS row before the final LayerNorm"), 38,
+                    maths.recomputed("h", lambda t: t["encoded"][:, 0]))
+
+
+def _project_moves() -> Iterator[Candidate]:
+    ops = maths.ops_for(np.zeros(1))
+    for name, activation in (("relu", ops.relu), ("gelu", ops.gelu)):
+        yield Candidate(f"move:{name}_after_projection", _sentence(
+            f"followed by {name.upper()}; the patch projection is affine only"), 10,
+            _transform("tokens", lambda v, t, f=activation: f(v)))
+
+
+def _map_moves() -> Iterator[Candidate]:
+    yield Candidate("move:absolute_change", _sentence("with the size of each change, |covered − original|; the "
+                                                      "map keeps the sign: drops are negative"), 44,
+                    _transform("change", lambda v, t: np.abs(v)))
+
+
+def _cls_moves() -> Iterator[Candidate]:
+    def concat(*parts: Any) -> Any:
+        return np.concatenate(parts, axis=1)
+    yield Candidate("move:cls_last", _sentence("with CLS appended after the patch rows; it goes first, at index 0"),
+                    23, maths.recomputed("with_cls", lambda t: concat(t["tokens"], t["cls"])))
+    yield Candidate("move:cls_zeros", _sentence("with a row of zeros where the learned CLS vector goes"), 20,
+                    _transform("cls", lambda v, t: v * 0))
+    yield Candidate("move:cls_added", _sentence("with CLS also added to every patch row; it is prepended as a "
+                                                "row of its own"), 23,
+                    maths.recomputed("with_cls", lambda t: concat(t["cls"], t["tokens"] + t["cls_token"])))
+
+
+def _embed_moves() -> Iterator[Candidate]:
+    yield from _cls_moves()
+    yield from _position_moves()
+    yield Candidate("move:cls_without_position", _sentence("with no position row added to CLS; row 0 of the "
+                                                           "table belongs to it"), 23,
+                    _transform("embedded", lambda v, t: np.concatenate([t["cls"], v[:, 1:]], axis=1)))
+
+
+def _normalize_moves() -> Iterator[Candidate]:
+    def per_channel(values: tuple[float, ...]) -> Callable[[Any, Any], Any]:
+        return lambda v, t: np.asarray(values).reshape(1, 3, 1, 1)
+    yield Candidate("move:imagenet_stats", _sentence("with ImageNet's mean and std; this checkpoint normalizes "
+                                                     "with 0.5 and 0.5"), 8,
+                    maths.Edit((maths.Change("pixel_mean", per_channel((0.485, 0.456, 0.406))),
+                                maths.Change("pixel_std", per_channel((0.229, 0.224, 0.225))))))
+
+
+def _conv_moves() -> Iterator[Candidate]:
+    yield Candidate("move:reshape_no_transpose", _sentence("with the kernel reshaped straight to (3·P·P, D) "
+                                                           "without transposing it"), 10,
+                    _transform("W_E", lambda v, t: t["kernel"].reshape(-1, t["kernel"].shape[0])))
+
+
+def _scale_by_D() -> Candidate:
+    return Candidate("move:scale_by_D", _sentence("with the scores divided by √D of all heads; the scale is √d "
+                                                  "of one head"), 28,
+                     _transform("sqrt_d", lambda v, t: v * np.sqrt(t["q"].shape[1])))
+
+
+def _weights_moves() -> Iterator[Candidate]:
+    yield from _attention_moves()
+    yield _scale_by_D()
+
+
+def _multi_head_moves() -> Iterator[Candidate]:
+    yield from _weights_moves()
+    yield Candidate("move:heads_joined_without_transpose", _sentence(
+        "with the heads joined without moving the head axis next to d: (B, H, N, d) must become (B, N, H, d) "
+        "before the reshape"), 32, _transform("joined", lambda v, t: t["heads"].reshape(v.shape)))
+    yield Candidate("move:residual_included", _sentence("with the input x added to the update; the block adds "
+                                                        "the residual, attention returns the update alone"), 34,
+                    _transform("attn", lambda v, t: v + t["call_args"][0]))
+
+
+def _add_position_moves() -> Iterator[Candidate]:
+    yield from _position_moves()
+    yield Candidate("move:tokens_scaled", _sentence("with the tokens multiplied by √D before the position table "
+                                                    "is added; ViT adds them as they are"), 16,
+                    maths.recomputed("with_position", lambda t: t["tokens"] * np.sqrt(t["tokens"].shape[-1])
+                                     + t["pos_table"]))
+
+
+_MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
+    "block": _block_moves, "mlp": _activation_moves, "layer_norm": _layer_norm_moves,
+    "add_position": _add_position_moves, "embed": _embed_moves, "prepend_cls": _cls_moves,
+    "normalize": _normalize_moves, "conv_to_linear": _conv_moves, "attention_weights": _weights_moves,
+    "multi_head_attention": _multi_head_moves, "classify": _logit_moves, "vit_forward": _logit_moves,
+    "read_cls": _read_moves, "project": _project_moves, "occlusion_map": _map_moves,
+}
+
+
+# ---------------------------------------------------------------- the call, rebuilt in numpy
+
+class NotRebuilt(Exception):
+    """The call's arguments cannot be rebuilt on the judge's side (a model, an unreadable checkpoint)."""
+
+
+def arguments(case: Any) -> list[Any]:
+    """The case's arguments as numpy values, in call order."""
+    return [_argument(case, spec) for spec in case.args]
+
+
+def _argument(case: Any, spec: dict[str, Any]) -> Any:
+    if "tensor" in spec:
+        return _float64(case.tensors[spec["tensor"]])
+    if "value" in spec:
+        return spec["value"]
+    if "pixels" in spec:
+        images = maths.normalize(case.tensors[spec["pixels"]])
+        return maths.patchify(images, spec["patch_size"]) if "patch_size" in spec else images
+    if "param" in spec:
+        value: Any = _checkpoint_params(case)
+        for part in spec["param"].split("."):
+            value = value[int(part)] if part.isdigit() else getattr(value, part)
+        return value
+    if "params" in spec:
+        params = _checkpoint_params(case)
+        return params if spec["params"] == "vit" else params.blocks[int(spec["params"])]
+    if "block_params" in spec:
+        return _block_from(case.tensors, spec["block_params"])
+    if "vit_params" in spec:
+        return _vit_from(case.tensors, spec["vit_params"])
+    raise NotRebuilt(spec.get("name", "?"))
+
+
+def _float64(array: np.ndarray) -> np.ndarray:
+    """Pixels stay uint8 (normalize reads them); everything else as float64."""
+    return array if array.dtype == np.uint8 else np.asarray(array, np.float64)
+
+
+def _block_from(tensors: dict[str, np.ndarray], keys: dict[str, str]) -> Any:
+    from grader.params import BlockParams
+
+    return BlockParams(**{name: _float64(tensors[key]) for name, key in keys.items()})
+
+
+def _vit_from(tensors: dict[str, np.ndarray], encoded: dict[str, Any]) -> Any:
+    from grader.params import ViTParams
+
+    values = {name: (tuple(_block_from(tensors, b) for b in value) if name == "blocks"
+                     else _float64(tensors[value]) if isinstance(value, str) else value)
+              for name, value in encoded.items()}
+    return ViTParams(**values)
+
+
+def _checkpoint_params(case: Any) -> Any:
+    path = case.extra.get("checkpoint")
+    if not path:
+        raise NotRebuilt("checkpoint")
+    return _params_of(path)
+
+
+@functools.lru_cache(maxsize=2)
+def _params_of(path: str) -> Any:
+    """The checkpoint in the lecture's row-vector layout, as ViTParams.from_state_dict builds it, in numpy."""
+    from safetensors.numpy import load_file
+
+    from grader.params import BlockParams, ViTParams
+
+    try:
+        state = {k: np.asarray(v, np.float64) for k, v in load_file(path).items()}
+    except (OSError, ValueError) as error:
+        raise NotRebuilt(str(error)) from None
+    depth = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("blocks."))
+
+    def block(p: str) -> BlockParams:
+        return BlockParams(
+            ln1_weight=state[p + "norm1.weight"], ln1_bias=state[p + "norm1.bias"],
+            W_qkv=state[p + "attn.qkv.weight"].T, b_qkv=state[p + "attn.qkv.bias"],
+            W_o=state[p + "attn.proj.weight"].T, b_o=state[p + "attn.proj.bias"],
+            ln2_weight=state[p + "norm2.weight"], ln2_bias=state[p + "norm2.bias"],
+            W_1=state[p + "mlp.fc1.weight"].T, b_1=state[p + "mlp.fc1.bias"],
+            W_2=state[p + "mlp.fc2.weight"].T, b_2=state[p + "mlp.fc2.bias"])
+
+    conv = state["patch_embed.proj.weight"]  # (D, 3, P, P)
+    D = conv.shape[0]
+    return ViTParams(conv_weight=conv, W_E=conv.reshape(D, -1).T, b_E=state["patch_embed.proj.bias"],
+                     cls_token=state["cls_token"].reshape(-1), pos_table=state["pos_embed"].reshape(-1, D),
+                     blocks=tuple(block(f"blocks.{i}.") for i in range(depth)),
+                     norm_weight=state["norm.weight"], norm_bias=state["norm.bias"],
+                     W_head=state["head.weight"].T, b_head=state["head.bias"],
+                     patch_size=conv.shape[-1], num_heads=_heads(D))
+
+
+def _heads(D: int) -> int:
+    """ViT-Ti's heads of 64 features (page 32): 3 for D = 192."""
+    return max(1, D // 64)
+
+
+# ---------------------------------------------------------------- the search
+
+def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: tuple[float, float],
+              part: int | None = None, budget: float = BUDGET_SECONDS) -> Finding | None:
+    """The one edit of the lecture's computation that reproduces `got`, as a finding (id `edit.<edit>`);
+    None when no edit does, several different ones do, or the call cannot be rebuilt.
+
+    Every edit is tried on the first image alone (each image's numbers depend on that image only),
+    then the edits that fit it are confirmed on all images.
+
+    Args:
+        case: the failing fixture case (function, argument specs, input tensors, checkpoint path).
+        expected, got: the expected and the student's array (for several outputs, output `part`'s).
+        tolerance: (absolute, relative), as the test compared.
+        part: which output, for functions returning several (qkv_heads).
+        budget: CPU seconds the search may take; a search that would overrun finds nothing.
+    """
+    function = getattr(maths, case.function, None) if maths is not None else None
+    if function is None or not np.isfinite(got).all():
+        return None
+    deadline = time.process_time() + budget
+    close = _Closeness(tolerance)
+    try:
+        call = _Call(case, function, arguments(case), part)
+        first = call.first_image()
+    except (NotRebuilt, KeyError, ValueError, IndexError):
+        return None
+    if not close(call.correct, expected):  # the rebuilt call must give the expected output
+        return None
+    got_first, expected_first = first.of_first_image(got), first.of_first_image(expected)
+    fitting = []
+    for candidate in candidates(case.function, first.trace):
+        if time.process_time() > deadline:
+            return None
+        output = first.edited(candidate)
+        if output is not None and output.shape == got_first.shape and close(got_first, output) \
+                and not close(output, expected_first):
+            fitting.append(candidate)
+    matches = [(c, output) for c in fitting for output in [call.edited(c)]
+               if output is not None and output.shape == got.shape and close(got, output)]
+    return _single(matches, close)
+
+
+class _Call:
+    """The case's call rebuilt in numpy: its arguments, its correct output and trace."""
+
+    def __init__(self, case: Any, function: Callable[..., Any], args: list[Any], part: int | None) -> None:
+        if case.function == "vit_forward":  # its own quantities follow the encoder: run that once
+            function, args = maths.vit_head, [maths.encode(*args), args[1]]
+        self.case, self.function, self.args, self.part = case, function, args, part
+        correct, self.trace = maths.run(function, args)
+        self.correct = _part(correct, part)
+        self.trace.values["params"], self.trace.values["heads_count"] = _block_context(case.function, args)
+        self.trace.values["call_args"] = args
+
+    def first_image(self) -> _Call:
+        """The same call on the first image alone, where the output's first axis is the images'."""
+        if not self.case.axes or self.case.axes[0] != "image" or self.correct.shape[0] < 2:
+            return self
+        names = [spec["name"] for spec in self.case.args]
+        if self.case.function == "vit_forward":
+            names = ["x", "params"]
+        args = [a[:1] if name in BATCHED and isinstance(a, np.ndarray) else a for name, a in zip(names, self.args)]
+        first = _Call.__new__(_Call)
+        first.case, first.function, first.args, first.part = self.case, self.function, args, self.part
+        correct, first.trace = maths.run(self.function, args)
+        first.correct = _part(correct, self.part)
+        first.trace.values.update(params=self.trace.values["params"], heads_count=self.trace.values["heads_count"],
+                                  call_args=args)
+        return first
+
+    def of_first_image(self, array: np.ndarray) -> np.ndarray:
+        return array[:self.correct.shape[0]] if self.correct.ndim else array
+
+    def edited(self, candidate: Candidate) -> np.ndarray | None:
+        output = _try(self.function, self.args, candidate, self.trace)
+        return None if output is None else _part(output, self.part)
+
+
+#: Arguments whose first axis is the images (by their names in the exercises' signatures).
+BATCHED = {"pixels", "images", "image", "patches", "tokens", "x", "q", "k", "h"}
+
+
+def _block_context(function: str, args: list[Any]) -> tuple[Any, Any]:
+    """The block's parameters and heads, for the moves that recompute whole sublayers."""
+    return (args[1], args[2]) if function == "block" else (None, None)
+
+
+def _try(function: Callable[..., Any], args: list[Any], candidate: Candidate, correct: Any) -> Any:
+    """The edited call's output, or None when the edit does not fit (shapes) or changes nothing."""
+    trace = maths.Trace(candidate.edit, reuse=correct)
+    trace.values.update({name: correct.values[name] for name in ("params", "heads_count", "call_args")})
+    try:
+        with np.errstate(all="ignore"):
+            output = function(*args, trace=trace)
+    except (ValueError, IndexError, KeyError, TypeError, ZeroDivisionError, np.linalg.LinAlgError):
+        return None
+    if not trace.used:
+        return None
+    return output
+
+
+def _part(output: Any, part: int | None) -> np.ndarray:
+    return np.asarray(output[part] if part is not None else output, np.float64)
+
+
+def _single(matches: list[tuple[Candidate, np.ndarray]], close: Callable[..., bool]) -> Finding | None:
+    """The finding when every matching edit gives the same numbers (one mistake, however spelled)."""
+    if not matches:
+        return None
+    first, output = matches[0]
+    if any(not close(other, output) for _, other in matches[1:]):
+        return None
+    return Finding(f"edit.{first.id}", first.sentence, f"{first.sentence} (page {first.page})", first.page)
+
+
+class _Closeness:
+    """`close(a, b)`: a equals b within the test's tolerance, everywhere."""
+
+    def __init__(self, tolerance: tuple[float, float]) -> None:
+        self.atol, self.rtol = tolerance
+
+    def __call__(self, a: np.ndarray, b: np.ndarray) -> bool:
+        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+        return a.shape == b.shape and bool(np.all(np.abs(a - b) <= self.atol + self.rtol * np.abs(b)))
+
+

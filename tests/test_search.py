@@ -1,0 +1,136 @@
+"""The diagnosis search: one edit of the lecture's computation named when exactly one reproduces a wrong
+answer, nothing named for a right one or for numbers no single edit explains, and within its budget.
+
+The wrong answers here are written independently in torch, as a student would, not by the lecture
+maths module that the search edits."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import fields, is_dataclass, replace
+from typing import Any
+
+import numpy as np
+import pytest
+import torch
+import torch.nn.functional as F
+
+from grader.expected.store import Case, load_manifest, load_cases
+from grader.paths import FIXTURES
+from grader.suites import search
+from grader.suites.feedback import DEFAULT_TOLERANCE
+
+CHECKPOINT = str(FIXTURES / load_manifest()["checkpoint"]["file"])
+
+
+def _case(step: str, visibility: str, name: str) -> Case:
+    case = next(c for c in load_cases(step, visibility) if c.name == name)
+    case.extra["checkpoint"] = CHECKPOINT  # as the grader sets it
+    return case
+
+
+def _torch(value: Any) -> Any:
+    """A rebuilt numpy argument as the float32 tensor (or parameters of tensors) a student receives."""
+    if isinstance(value, np.ndarray):
+        return torch.from_numpy(np.asarray(value, np.float32))
+    if is_dataclass(value):
+        return replace(value, **{f.name: _torch(getattr(value, f.name)) for f in fields(value)})
+    return value
+
+
+def _torch_args(case: Case) -> list[Any]:
+    return [_torch(a) for a in search.arguments(case)]
+
+
+def _heads_from_keys(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    A = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1)
+    return (A @ k).transpose(1, 2).reshape(B, N, D) @ W_o + b_o  # A·K: the values are never used
+
+
+def _table_reversed(tokens, pos_table):
+    return tokens + pos_table.flip(0)
+
+
+def _eps_outside_the_root(x, weight, bias):
+    mean = x.mean(-1, keepdim=True)
+    std = (x - mean).pow(2).mean(-1, keepdim=True).sqrt() + 1e-6
+    return (x - mean) / std * weight + bias
+
+
+def _post_ln(x, p, H):
+    def attention(z):
+        return _heads_from_values(z, p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
+    u = F.layer_norm(x + attention(x), (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6)
+    mlp = F.gelu(u @ p.W_1 + p.b_1) @ p.W_2 + p.b_2
+    return F.layer_norm(u + mlp, (x.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6)
+
+
+def _heads_from_values(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    A = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1)
+    return (A @ v).transpose(1, 2).reshape(B, N, D) @ W_o + b_o
+
+
+def _softmax_over_queries(q, k):
+    return (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(-2)
+
+
+#: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
+WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
+     "edit.replaced:v:k", "the keys k in place of the values v"),
+    ("03_position", "add_position · random 7 tokens x 5 features", _table_reversed,
+     "edit.reversed:pos_table", "reverse order"),
+    ("06_block", "layer_norm · nearly constant rows (variance ~1e-5)", _eps_outside_the_root,
+     "edit.move:eps_outside_root", "eps"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _post_ln, "edit.move:post_ln", "post-LN"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _softmax_over_queries,
+     "edit.axis:softmax_axis:-2", "the queries"),
+]
+
+
+@pytest.mark.parametrize("step, name, wrong, edit, words", WRONG, ids=[w[3] for w in WRONG])
+def test_the_search_names_the_one_edit_that_gives_a_wrong_answer(step, name, wrong, edit, words):
+    case = _case(step, "hidden", name)
+    with torch.inference_mode():
+        got = wrong(*_torch_args(case)).double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == edit, found
+    assert words in found.sentence and f"page {found.page}" in found.sentence
+
+
+def test_a_right_answer_in_float32_rounding_names_nothing():
+    """The solution's numbers differ from the checkpoint's by float32 rounding: a relative 2^-23 step
+    per value here, far inside the test's tolerance, and no edit may claim them."""
+    case = _case("06_block", "hidden", "block · random 6 tokens, 16 features, 2 heads")
+    expected = case.expected.astype(np.float64)
+    got = expected * (1 + np.float64(2.0 ** -23))
+    assert search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE) is None
+    assert search.find_edit(case, case.expected, expected, DEFAULT_TOLERANCE) is None
+
+
+def test_numbers_no_single_edit_explains_name_nothing():
+    case = _case("05_attention", "hidden", "multi_head_attention · random 6 tokens, 2 heads of 8")
+    noise = np.random.default_rng(0).normal(size=case.expected.shape)
+    assert search.find_edit(case, case.expected, case.expected + noise, DEFAULT_TOLERANCE) is None
+
+
+@pytest.mark.slow
+def test_the_search_stays_inside_its_budget_on_a_vit_sized_block():
+    """The checkpoint's block on the sample photograph: 197 tokens of 192 features, 3 heads. The search
+    checks its budget between edits, so it may overrun by one edit at most (a block's run here)."""
+    case = _case("06_block", "visible", "block · sample photo, block 1")
+    got = _post_ln(*_torch_args(case)).double().numpy()
+    start = time.process_time()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    spent = time.process_time() - start
+    assert found is not None and found.id == "edit.move:post_ln"
+    args = search.arguments(case)
+    one_run_start = time.process_time()
+    search.maths.block(*args)
+    one_run = time.process_time() - one_run_start
+    assert spent <= search.BUDGET_SECONDS + one_run, f"{spent:.2f} s of CPU"
+    assert search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE, budget=0.0) is None  # cut short
