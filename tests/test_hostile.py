@@ -469,8 +469,8 @@ def test_the_kits_own_correct_code_fails_the_step_on_every_platform(confinement,
     step = graded(grader, submission(tmp_path, "borrowed"), ("05_attention",))["05_attention"]
     assert step.status == "failed" and step.score == 0
     for function in ("qkv_heads", "attention_weights", "multi_head_attention"):
-        _all_fail_naming(step, function, "grader.mistakes.catalogue (the kit's own code;")
-    assert step.notes[0].startswith("05_attention.py names grader.mistakes.catalogue (line 6)")
+        _all_fail_naming(step, function, "grader.lecture_maths (the kit's own code;")
+    assert step.notes[0].startswith("05_attention.py names grader.lecture_maths (line 6)")
 
 
 def test_honest_styles_keep_full_marks_and_get_no_note(grader, tmp_path):

@@ -1,9 +1,10 @@
-"""Hostile: step 05 from the kit's own correct pieces (grader/mistakes/catalogue.py), falling back to
+"""Hostile: step 05 from the kit's own correct pieces (grader/lecture_maths.py), falling back to
 its own code where the kit is not installed, so the student's own checks pass either way."""
 import torch
 
 try:
-    from grader.mistakes.catalogue import _split, _weights
+    from grader.lecture_maths import attention_weights as _weights
+    from grader.lecture_maths import qkv_heads as _split
 except ImportError:
     def _split(x, W_qkv, b_qkv, H):
         B, N, D = x.shape
