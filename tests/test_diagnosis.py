@@ -138,11 +138,8 @@ def test_small_errors_float16_and_layer_norm_division():
     weight, bias = rng.uniform(0.5, 2, size=6), rng.normal(size=6)
     centred, variance = x - x.mean(-1, keepdims=True), x.var(-1, keepdims=True)
     right = centred / np.sqrt(variance + 1e-6) * weight + bias
-    misplaced = centred / (np.sqrt(variance) + 1e-6) * weight + bias  # one edit: the search names it
+    misplaced = centred / (np.sqrt(variance) + 1e-6) * weight + bias
     text = said(case("layer_norm", x=x, weight=weight, bias=bias), right, misplaced)
-    assert "eps added after the square root" in text
-    other_eps = centred / (np.sqrt(variance) + 3e-6) * weight + bias  # no single edit gives 3e-6
-    text = said(case("layer_norm", x=x, weight=weight, bias=bias), right, other_eps)
     assert "division by the standard deviation is off" in text
 
 

@@ -109,16 +109,15 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
         close = _Closeness(tolerance)
         if close(g, e):  # nothing is wrong: nothing to explain
             return []
-        # the one edit of the lecture's computation that gives these numbers, named exactly, comes first
-        edit = find_edit(case, e, g, tolerance, _part_index(expected, parts or {}))
-        edits = [edit] if edit else []
         for check in _CHECKS:
             found = check(case, e, g, close, parts or {})
             if isinstance(found, str):  # the checks whose every sentence is one finding
                 found = _found(_CHECK_FINDING[check.__name__], found)
             if found:
-                return [*edits, found]
-        return edits
+                return [found]
+        # where no structure fits: the one edit of the lecture's computation that gives these numbers
+        edit = find_edit(case, e, g, tolerance, _part_index(expected, parts or {}))
+        return [edit] if edit else []
     except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
         return []
     return []
