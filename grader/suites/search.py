@@ -661,8 +661,12 @@ def _single(matches: list[tuple[Candidate, np.ndarray]], close: Callable[..., bo
     first, output = matches[0]
     if any(not close(other, output) for _, other in matches[1:]):
         return None
-    # one mistake, several spellings: the lecture's named move says it best, else the simplest edit
-    first = next((c for c, _ in matches if c.id.startswith(("move:", "activation:"))), first)
+    # one mistake, several spellings: the lecture's named move says it best, then one quantity in place of
+    # another (for one output of several, it claims nothing about the others), else the first edit
+    for prefixes in (("move:", "activation:"), ("replaced:",)):
+        first = next((c for c, _ in matches if c.id.startswith(prefixes)), first)
+        if first.id.startswith(prefixes):
+            break
     return Finding(f"edit.{first.id}", first.sentence, f"{first.sentence} (page {first.page})", first.page)
 
 
