@@ -166,6 +166,7 @@ def test_a_step_that_changes_its_interpreter_hands_the_next_step_a_fresh_worker(
     assert steps["04_cls"]["status"] == "passed" and steps["04_cls"]["score"] == steps["04_cls"]["max_score"]
 
 
+@pytest.mark.slow
 @linux_only
 def test_nothing_the_workers_started_survives(runs):
     assert len(runs["seen"]) >= 6  # four judges, their workers, and step 01's child

@@ -73,6 +73,7 @@ def test_every_step_has_unseen_mistakes_that_the_catalogue_does_not_hold():
 
 # ------------------------------------------------------------------ wrong: costs points, gets named
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", UNSEEN, ids=[m.id for m in UNSEEN])
 def test_unseen_mistake_loses_points_without_a_catalogue_match(mutant, unseen_results):
     result = unseen_results[mutant.id]
@@ -81,6 +82,7 @@ def test_unseen_mistake_loses_points_without_a_catalogue_match(mutant, unseen_re
         f"{mutant.id} matches a catalogue entry, so it does not test the structural findings"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mutant", [m for m in UNSEEN if m.finding], ids=[m.id for m in UNSEEN if m.finding])
 def test_unseen_mistake_is_named_by_its_structure(mutant, unseen_results):
     result = unseen_results[mutant.id]
@@ -93,6 +95,7 @@ def test_at_least_four_in_five_unseen_mistakes_are_named():
     assert len(named) >= NAMED_SHARE * len(UNSEEN), f"{len(named)} of {len(UNSEEN)} named"
 
 
+@pytest.mark.slow
 def test_no_message_claims_a_structure_the_mistake_does_not_have(unseen_results):
     """Each failing test's finding claims only kinds of structure the mistake really has (CLAIMS,
     written with the mistakes): no structural error is called an approximation, no constant a pattern."""
