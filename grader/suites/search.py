@@ -441,11 +441,17 @@ def _add_position_moves() -> Iterator[Candidate]:
                                      + t["pos_table"]))
 
 
+def _head_moves() -> Iterator[Candidate]:
+    """vit_forward's own quantities are the head's: how the CLS row is read, and the logits."""
+    yield from _read_moves()
+    yield from _logit_moves()
+
+
 _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
     "block": _block_moves, "mlp": _activation_moves, "layer_norm": _layer_norm_moves,
     "add_position": _add_position_moves, "embed": _embed_moves, "prepend_cls": _cls_moves,
     "normalize": _normalize_moves, "conv_to_linear": _conv_moves, "attention_weights": _weights_moves,
-    "multi_head_attention": _multi_head_moves, "classify": _logit_moves, "vit_forward": _logit_moves,
+    "multi_head_attention": _multi_head_moves, "classify": _logit_moves, "vit_forward": _head_moves,
     "read_cls": _read_moves, "project": _project_moves, "occlusion_map": _map_moves,
 }
 
