@@ -51,6 +51,7 @@ from pathlib import Path
 from grader import paths
 from grader.reports.gradescope import to_gradescope
 from grader.reports.junit import to_junit
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 
 grader = Grader(GradeOptions())
@@ -244,6 +245,7 @@ DOCKER = [*WITH_ALL_UIDS, *NO_SYS_ADMIN]
 DOCKER_SCRIPT = """
 import json, sys
 from pathlib import Path
+from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 
 grader = Grader(GradeOptions(hidden=False))
