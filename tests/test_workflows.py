@@ -238,12 +238,16 @@ def test_a_grading_job_sees_only_its_own_students_step_files(tmp_path: Path) -> 
     assert not (tmp_path / "everyone").exists() and (tmp_path / "results").is_dir()
 
 
-def test_the_old_workflow_is_gone_and_the_readme_states_the_trust_model() -> None:
+def test_the_old_workflow_is_gone_and_the_docs_state_the_trust_model() -> None:
     assert not (TEMPLATES / "github-grade.yml").exists()
     readme = (paths.KIT_ROOT / "README.md").read_text()
-    assert "github-grade" not in readme and "KIT_TOKEN" not in readme
-    assert "templates/student-check.yml" in readme and "templates/instructor-grade.yml" in readme
-    assert "Trust model" in readme
+    platforms = (paths.KIT_ROOT / "docs" / "platforms.md").read_text()
+    sandbox = (paths.KIT_ROOT / "docs" / "sandbox.md").read_text()
+    for text in (readme, platforms, sandbox):
+        assert "github-grade" not in text and "KIT_TOKEN" not in text
+    assert "docs/platforms.md" in readme and "docs/sandbox.md" in readme
+    assert "templates/student-check.yml" in platforms and "templates/instructor-grade.yml" in platforms
+    assert "## Trust model" in sandbox
 
 
 @pytest.mark.usefixtures("cli_on_the_shared_runner")
