@@ -10,8 +10,17 @@ import torch
 
 from grader import headroom
 from grader.rounding import CORRECT_HEADROOM, MISTAKE_SEPARATION
+from grader.student import forget_steps
 
 CHEAP_STEPS = ("01_flatten", "02_project", "03_position")
+
+
+@pytest.fixture(autouse=True)
+def _solutions_unbound_afterwards():
+    """bind_solutions binds every step in this process, as a worker does: later tests that load a
+    student's files here (`predict`, `show`) must find the student's own earlier steps again."""
+    yield
+    forget_steps([])
 
 
 @pytest.fixture(scope="module")
