@@ -24,6 +24,7 @@ from grader.cli import app
 TEMPLATES = paths.KIT_ROOT / "templates"
 STUDENT = TEMPLATES / "student-check.yml"
 INSTRUCTOR = TEMPLATES / "instructor-grade.yml"
+KIT_CI = paths.KIT_ROOT / ".github" / "workflows" / "ci.yml"  # the kit's own CI
 
 
 def load(path: Path) -> dict:
@@ -90,7 +91,7 @@ def test_workflows_use_the_current_major_version_of_every_action(path: Path) -> 
         assert CURRENT_MAJORS.get(name) == version, action
 
 
-@pytest.mark.parametrize("path", [STUDENT, INSTRUCTOR], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [STUDENT, INSTRUCTOR, KIT_CI], ids=lambda p: p.name)
 def test_workflow_validates_against_the_github_workflow_schema(path: Path) -> None:
     """SchemaStore's schema of GitHub workflows, as check-jsonschema ships it (no network needed)."""
     if shutil.which("check-jsonschema") is None:
@@ -104,7 +105,7 @@ def _runs_student_code(job: dict) -> bool:
     return any(re.search(r"vitgrade (grade|check)\b", step.get("run", "")) for step in job["steps"])
 
 
-@pytest.mark.parametrize("path", [STUDENT, INSTRUCTOR], ids=lambda p: p.name)
+@pytest.mark.parametrize("path", [STUDENT, INSTRUCTOR, KIT_CI], ids=lambda p: p.name)
 def test_no_job_that_grades_or_checks_references_a_secret(path: Path) -> None:
     workflow = load(path)
     graders = {name: job for name, job in workflow["jobs"].items() if _runs_student_code(job)}
