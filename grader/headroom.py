@@ -150,27 +150,13 @@ def _as_float64(value: Any) -> Any:
     return value
 
 
-def _tensors(value: Any) -> list[Any]:
-    """The tensors an argument holds, to notice an input changed in place."""
-    import torch
-
-    if isinstance(value, torch.Tensor):
-        return [value]
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        found = []
-        for field in dataclasses.fields(value):
-            inner = getattr(value, field.name)
-            for item in inner if isinstance(inner, tuple) else (inner,):
-                found += _tensors(item)
-        return found
-    return []
-
-
 def call_error(function: Callable, args: list[Any], case: Any) -> float:
     """The error of one call in tolerances; CAUGHT_EXACTLY if it raises or changes an input."""
     import torch
 
-    before = [t.clone() for value in args for t in _tensors(value)]
+    from grader.runner.worker import tensors_of  # what the worker checks for in-place changes
+
+    before = [t.clone() for value in args for t in tensors_of(value)]
     promised = case.extra.get("raises")  # a case whose docstring promises this exception
     try:
         with torch.inference_mode():
@@ -179,7 +165,7 @@ def call_error(function: Callable, args: list[Any], case: Any) -> float:
         return 0.0 if type(error).__name__ == promised else CAUGHT_EXACTLY
     if promised:
         return CAUGHT_EXACTLY
-    after = [t for value in args for t in _tensors(value)]
+    after = [t for value in args for t in tensors_of(value)]
     if any(not torch.equal(a, b) for a, b in zip(after, before)):
         return CAUGHT_EXACTLY
     return error_in_tolerances(value, case.expected, tuple(case.extra.get("tolerance", _default())))

@@ -193,7 +193,7 @@ def _copied(params: Any) -> Any:
     return dataclasses.replace(params, **changes)
 
 
-def _tensors_of(value: Any) -> list:
+def tensors_of(value: Any) -> list:
     """Every tensor an argument holds (a tensor, or the tensors of a parameter dataclass)."""
     import dataclasses
 
@@ -206,7 +206,7 @@ def _tensors_of(value: Any) -> list:
         for field in dataclasses.fields(value):
             inner = getattr(value, field.name)
             for item in inner if isinstance(inner, tuple) else (inner,):
-                found += _tensors_of(item)
+                found += tensors_of(item)
         return found
     return []
 
@@ -216,7 +216,7 @@ def _modified(args: list, before: list[list]) -> list[int]:
     import torch
 
     return [position for position, (value, saved) in enumerate(zip(args, before))
-            if any(not (a.shape == b.shape and torch.equal(a, b)) for a, b in zip(_tensors_of(value), saved))]
+            if any(not (a.shape == b.shape and torch.equal(a, b)) for a, b in zip(tensors_of(value), saved))]
 
 
 MAX_ITEMS = 16  # a step returns at most a few tensors; longer or nested sequences are only described
@@ -484,7 +484,7 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
         function = getattr(module, header["fn"])
         args = [decode_value(a, arrays, context) for a in header.get("args", [])]
         kwargs = {k: decode_value(v, arrays, context) for k, v in header.get("kwargs", {}).items()}
-        before = [[t.clone() for t in _tensors_of(a)] for a in args]
+        before = [[t.clone() for t in tensors_of(a)] for a in args]
         with watch.recording(LOG.step, LOG.forbidden.add):
             result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
