@@ -174,3 +174,17 @@ def test_fixtures_build_says_that_a_rebuild_changes_the_hashes(monkeypatch, tmp_
     result = CliRunner().invoke(app, ["fixtures", "build", "--out", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert "every hash changes" in result.output and "float32 rounding" in result.output
+
+
+def test_case_lists_agree_on_their_words_and_within_a_percent_on_their_floats():
+    """A tolerance computed from a case's seeded inputs moves with their last bits between machines;
+    names, arguments and kept mistakes may not move at all."""
+    from grader.expected.agree import CASE_FLOAT_AGREEMENT, _same_case_lists
+
+    committed = {"cases": '[{"name": "layer_norm", "extra": {"tolerance": [0.002, 0.0001]}}]'}
+    nudged = {"cases": '[{"name": "layer_norm", "extra": {"tolerance": [0.002002, 0.0001]}}]'}
+    moved = {"cases": '[{"name": "layer_norm", "extra": {"tolerance": [%r, 0.0001]}}]'
+             % (0.002 * (1 + 2 * CASE_FLOAT_AGREEMENT))}
+    renamed = {"cases": '[{"name": "mlp", "extra": {"tolerance": [0.002, 0.0001]}}]'}
+    assert _same_case_lists(nudged, committed)
+    assert not _same_case_lists(moved, committed) and not _same_case_lists(renamed, committed)
