@@ -37,11 +37,12 @@ BASE_VIEW: list[str] = []  # what every worker sees of the file system
 def main(fd: int) -> None:
     global PLAN, BASE_VIEW
     from grader.paths import KIT_ROOT
-    from grader.runner import worker
 
     control = socket.socket(fileno=fd)
     # Before torch: forking a small process is cheap.
     PLAN = sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
+    from grader.runner import worker  # imports torch: only now, after the probe's forks
+
     worker.preload()
     BASE_VIEW = view.base_view(KIT_ROOT)
     if PLAN.subreaper:
