@@ -76,24 +76,24 @@ class Grader:
             problems = verify(options.fixtures, self.manifest)
             if problems:
                 raise FixtureError(f"fixtures do not match the manifest: {problems[0]}")
+            # Absolute: the worker opens it from inside its view, whose current folder is the root.
+            self.checkpoint_file = str((Path(options.fixtures) / self.manifest["checkpoint"]["file"]).absolute())
+            # Every case is read now, while the runner imports torch, and before any student code
+            # runs: where the files stay writable (no read-only view), no step can then change what
+            # later steps are judged by.
+            self._cases: dict[tuple[str, str], list] = {}
+            for step_id in STEP_IDS:
+                for visibility in VISIBILITIES:
+                    self.cases(step_id, visibility)
             # The runner's probe (waited for here) says whether its workers see the fixtures.
             self.confine = self.runner.confines_files()
         except BaseException:
             self.runner.close()
             raise
-        # Absolute: the worker opens it from inside its view, whose current folder is the root.
-        self.checkpoint_file = str((Path(options.fixtures) / self.manifest["checkpoint"]["file"]).absolute())
-        self._cases: dict[tuple[str, str], list] = {}
         self._worker: SubmissionWorker | None = None
-        if not self.confine:
-            # Without the read-only view the files are writable: read every case before any student
-            # code runs, so that no step can change what later steps are judged by.
-            for step_id in STEP_IDS:
-                for visibility in VISIBILITIES:
-                    self.cases(step_id, visibility)
 
     def cases(self, step_id: str, visibility: str) -> list:
-        """A step's cases, read (and hash-checked) once; the full sandbox keeps the files read-only."""
+        """A step's cases, read (and hash-checked) as the grader starts."""
         key = (step_id, visibility)
         if key not in self._cases:
             self._cases[key] = load_cases(step_id, visibility, self.options.fixtures, self.manifest)
@@ -185,7 +185,8 @@ class Grader:
         for planned in plan:
             references.update(planned.references)
         self._submission_init = dict(submission=str(submission), references=references,
-                                     checkpoint=self.checkpoint_file, stubs=_stubs(plan, submission))
+                                     checkpoint=self.checkpoint_file, stubs=_stubs(plan, submission),
+                                     warm=_checkpoint_parts(plan))
         self._runner_failure: BaseException | None = None
         try:
             run_session([planned.run for planned in plan])
