@@ -41,11 +41,14 @@ def check(
 
     Exit status: 0 all checked steps pass, 1 something fails, 2 usage or fixture error.
     """
-    from grader.cli.common import report_console
-    from grader.reports import render, to_json, to_junit
+    from grader.runner.runners import start_ahead
 
     chosen = resolve_steps(steps, all_steps)
     folder = resolve_folder(submission, solutions)
+    start_ahead()  # its torch import overlaps the command's own start
+    from grader.cli.common import report_console
+    from grader.reports import render, to_json, to_junit
+
     graded = GradedFiles.of(folder, chosen)
     if watch:
         if format != "rich" or output is not None:

@@ -57,10 +57,14 @@ def grade(
     --resume grades the rest. Exit status: 0 everything passes, 1 something fails, 2 usage or
     fixture error, 130 or 143 stopped by Ctrl-C or SIGTERM.
     """
+    from grader.runner.runners import start_ahead
+
+    _check_numbers(jobs, timeout)
+    if jobs == 1:  # its torch import overlaps the command's own start; a pool's judges start their own
+        start_ahead()
     from grader.cli.grading import resolve_steps
     from grader.platforms.classes import expand_submissions, grade_class
 
-    _check_numbers(jobs, timeout)
     chosen = resolve_steps([step for given in steps or [] for step in given.split(",") if step.strip()])
     folders = ([paths.SOLUTIONS] if solutions else []) + list(submissions or [])
     if not folders:

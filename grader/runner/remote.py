@@ -163,6 +163,11 @@ class ZygoteRunner:
         return int(header.get("killed", 0))
 
     def close(self) -> None:
+        if self._plan is None:  # never used (a command that stopped early): no worker to wait for
+            self._process.kill()
+            self._process.wait()
+            self._sock.close()
+            return
         try:
             protocol.send(self._sock, {"op": "exit"})
         except OSError:

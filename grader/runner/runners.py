@@ -7,6 +7,7 @@ worker, always one started ahead). The judge grades through the interface alone.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import socket
 import sys
@@ -55,8 +56,30 @@ def use_portable() -> bool:
     return os.environ.get("VITGRADE_RUNNER") == "portable" or bool(missing_tools())
 
 
+_AHEAD: list[Runner] = []  # started by `start_ahead`, taken by the next `start_runner`
+
+
+def start_ahead() -> None:
+    """Start the runner now, before the command has read its folders and imported the judge: its
+    torch import, the longest wait of a check, overlaps all of that. The next `start_runner()` takes
+    it; one never taken ends with this process (its zygote or worker reads the end of its socket)."""
+    if not _AHEAD:
+        _AHEAD.append(_new_runner())
+        atexit.register(_close_untaken)
+
+
+def _close_untaken() -> None:
+    while _AHEAD:
+        _AHEAD.pop().close()
+
+
 def start_runner() -> Runner:
-    """The zygote where it can run, else the portable runner; either starts importing torch now."""
+    """The runner started ahead if there is one, else a new one: the zygote where it can run, else
+    the portable runner; either starts importing torch now."""
+    return _AHEAD.pop() if _AHEAD else _new_runner()
+
+
+def _new_runner() -> Runner:
     if use_portable():
         from grader.runner.portable import PortableRunner
 
