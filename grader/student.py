@@ -68,5 +68,5 @@ def earlier_step(step_id: str) -> ModuleType:
     """
     if step_id in _bound:
         return _bound[step_id]
-    caller = inspect.stack()[1].filename
+    caller = inspect.currentframe().f_back.f_code.co_filename  # inspect.stack() reads every frame's source
     return load_step_file(Path(caller).resolve().parent / f"{step_id}.py")
