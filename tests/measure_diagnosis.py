@@ -8,7 +8,8 @@ it breaks, hidden cases included, and its failing messages sorted into
 - not caught: full marks.
 
 Claims are read from the results' findings, never from their words: a diagnosis finding claims the
-kinds of structure (mutants.fresh.CLAIMS) registered with it, the kit's other checks those of
+kinds of structure (mutants.fresh.CLAIMS) registered with it, an edit the search found those its kind
+of edit changes (grader.suites.search.EDIT_KINDS, MOVE_KINDS), the kit's other checks those of
 CHECK_CLAIMS, and a catalogue match ("known.") counts as named.
 
 Run: `PYTHONPATH=$PWD:$PWD/tests python tests/measure_diagnosis.py` (about 5 minutes on one core).
@@ -54,7 +55,7 @@ def claims_of(test: TestResult) -> frozenset[str] | None:
     finding = test.finding
     if finding is None:
         return None
-    if finding.id.startswith("diagnosis."):
+    if finding.id.startswith(("diagnosis.", "edit.")):
         return kinds_of(finding.id)
     return CHECK_CLAIMS.get(finding.id.split(".")[0])
 

@@ -134,3 +134,34 @@ def test_the_search_stays_inside_its_budget_on_a_vit_sized_block():
     one_run = time.process_time() - one_run_start
     assert spent <= search.BUDGET_SECONDS + one_run, f"{spent:.2f} s of CPU"
     assert search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE, budget=0.0) is None  # cut short
+
+
+def _smallest_cases() -> list[Case]:
+    """Each function's case with the fewest expected values (cheap to rebuild), model-taking ones left out."""
+    from grader.steps import STEP_IDS
+
+    smallest: dict[str, Case] = {}
+    for step in STEP_IDS:
+        for case in load_cases(step, "visible") + load_cases(step, "hidden"):
+            if not isinstance(case.expected, np.ndarray) or any("model" in spec for spec in case.args):
+                continue
+            if case.function not in smallest or case.expected.size < smallest[case.function].expected.size:
+                smallest[case.function] = case
+    return list(smallest.values())
+
+
+def test_every_edit_the_search_can_name_claims_kinds_of_structure():
+    """The kit's measure reads what an edit claims from its id: an edit without kinds would count as
+    naming nothing, or, unregistered, could not be held to the mistake's real structure."""
+    unclaimed, tried = set(), set()
+    for case in _smallest_cases():
+        case.extra["checkpoint"] = CHECKPOINT
+        function = getattr(search.maths, case.function, None)
+        if function is None:
+            continue
+        call = search._Call(case, function, search.arguments(case), 0 if case.function == "qkv_heads" else None)
+        ids = {c.id for c in search.candidates(case.function, call.trace)}
+        tried |= ids
+        unclaimed |= {i for i in ids if not search.edit_kinds(f"edit.{i}")}
+    assert not unclaimed, sorted(unclaimed)
+    assert {"move:post_ln", "replaced:v:k", "axis:softmax_axis:-2"} <= tried  # the search's edits were read

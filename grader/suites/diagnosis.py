@@ -18,7 +18,7 @@ import numpy as np
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
-from grader.suites.search import find_edit
+from grader.suites.search import edit_kinds, find_edit
 
 try:  # the correct maths: instructor side only, the student release leaves it out
     from grader import lecture_maths as maths
@@ -82,9 +82,12 @@ def _found(name: str, sentence: str) -> Finding:
 
 
 def kinds_of(finding_id: str) -> frozenset[str]:
-    """The kinds of structure a diagnosis finding claims (none for other findings)."""
+    """The kinds of structure a diagnosis finding or a search's edit claims (none for other findings)."""
     prefix, _, name = finding_id.partition(".")
+    if prefix == "edit":
+        return edit_kinds(finding_id)
     return FINDINGS[name][1] if prefix == "diagnosis" and name in FINDINGS else frozenset()
+
 #: Axes whose entries are rows of the lecture's tables (tokens, patches, heads, ...), in the order
 #: findings prefer them; the last axis of an array is its features.
 ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channel", "input", "y", "x", "key")
