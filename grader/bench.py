@@ -40,9 +40,12 @@ class Figure:
     reference: float | None  # None: an absolute target (seconds or GB)
     target: float
     unit: str = "s"
+    ratio: float | None = None  # the median of ratios of paired runs, where the two alternated
 
     @property
     def value(self) -> float:
+        if self.ratio is not None:
+            return self.ratio
         return self.measured / self.reference if self.reference else self.measured
 
     @property
@@ -57,6 +60,21 @@ def median_time(run: Callable[[], object], repeats: int) -> float:
         run()
         times.append(time.perf_counter() - started)
     return statistics.median(times)
+
+
+def paired(run: Callable[[], object], reference: Callable[[], object], repeats: int) -> tuple[float, float, float]:
+    """Median seconds of `run` and of `reference`, and the median of their ratios, the two run in
+    turn (run, reference, run, ...): a machine that slows down or speeds up during the benchmark
+    moves both sides of each ratio alike."""
+    pairs = [(median_time(run, 1), median_time(reference, 1)) for _ in range(repeats)]
+    return (statistics.median(a for a, _ in pairs), statistics.median(b for _, b in pairs),
+            statistics.median(a / b for a, b in pairs))
+
+
+def _against_torch(name: str, run: Callable[[], object], repeats: int, target: float) -> Figure:
+    """A command's figure as a ratio to `python -c "import torch"`, the two run in turn."""
+    measured, reference, ratio = paired(run, _command(sys.executable, "-c", "import torch"), repeats)
+    return Figure(name, measured, reference, target, ratio=ratio)
 
 
 def _command(*args: str, env: dict[str, str] | None = None) -> Callable[[], None]:
@@ -139,38 +157,40 @@ def forward_figures(repeats: int) -> list[Figure]:
     return figures
 
 
-def command_figures(repeats: int, torch_import: float) -> list[Figure]:
+def command_figures(repeats: int) -> list[Figure]:
     vitgrade = [sys.executable, "-m", "grader.cli"]
-    check_01 = median_time(_command(*vitgrade, "check", "01_flatten", "--solutions"), repeats)
-    check_08 = median_time(_command(*vitgrade, "check", "08_occlusion", "--solutions"), repeats)
     portable = {**os.environ, "VITGRADE_RUNNER": "portable"}  # the macOS/Windows runner, forced
-    check_portable = median_time(_command(*vitgrade, "check", "01_flatten", "--solutions", env=portable), repeats)
-    grades = [peak_memory([*vitgrade, "grade", "--solutions"]) for _ in range(repeats)]
-    seconds, peak = statistics.median(s for s, _ in grades), max(p for _, p in grades)
-    return [
-        Figure("check 01_flatten --solutions / import torch", check_01, torch_import, 1.5),
-        Figure("check 08_occlusion --solutions / import torch", check_08, torch_import, 1.5),
-        Figure("check 01_flatten --solutions, portable runner / import torch", check_portable, torch_import, 3.0),
-        Figure("grade --solutions (hidden tests too) / import torch", seconds, torch_import, 2.0),
-        Figure("grade --solutions, peak memory (PSS) of the process tree", peak / 1e9, None, 1.5, "GB"),
+    figures = [
+        _against_torch("check 01_flatten --solutions / import torch",
+                       _command(*vitgrade, "check", "01_flatten", "--solutions"), repeats, 1.5),
+        _against_torch("check 08_occlusion --solutions / import torch",
+                       _command(*vitgrade, "check", "08_occlusion", "--solutions"), repeats, 1.5),
+        _against_torch("check 01_flatten --solutions, portable runner / import torch",
+                       _command(*vitgrade, "check", "01_flatten", "--solutions", env=portable), repeats, 3.0),
+        _against_torch("grade --solutions (hidden tests too) / import torch",
+                       _command(*vitgrade, "grade", "--solutions"), repeats, 2.0),
     ]
+    # Memory in runs of its own: sampling /proc every 50 ms takes CPU from the grade it watches.
+    peak = max(peak_memory([*vitgrade, "grade", "--solutions"])[1] for _ in range(2))
+    figures.append(Figure("grade --solutions, peak memory (PSS) of the process tree", peak / 1e9, None, 1.5, "GB"))
+    return figures
 
 
-def jobs_figure(torch_import: float, submissions: int = 10) -> Figure:
+def jobs_figure(submissions: int = 10) -> Figure:
     vitgrade = [sys.executable, "-m", "grader.cli", "grade"]
     with tempfile.TemporaryDirectory() as folder:
         for i in range(submissions):
             shutil.copytree(paths.SOLUTIONS, Path(folder) / f"student{i:02d}")
-        parallel = median_time(_command(*vitgrade, folder, "--jobs", "2"), 1)
-    return Figure(f"{submissions} submissions (hidden tests too), --jobs 2 / import torch",
-                  parallel, torch_import, 9.0)
+        return _against_torch(f"{submissions} submissions (hidden tests too), --jobs 2 / import torch",
+                              _command(*vitgrade, folder, "--jobs", "2"), 1, 9.0)
 
 
-def portable_grade_figure(repeats: int, torch_import: float) -> Figure:
+def portable_grade_figure(repeats: int) -> Figure:
     """A full grade with the portable runner (macOS, Windows), forced here."""
     portable = {**os.environ, "VITGRADE_RUNNER": "portable"}
-    seconds = median_time(_command(sys.executable, "-m", "grader.cli", "grade", "--solutions", env=portable), repeats)
-    return Figure("grade --solutions, portable runner / import torch", seconds, torch_import, 4.0)
+    return _against_torch("grade --solutions, portable runner / import torch",
+                          _command(sys.executable, "-m", "grader.cli", "grade", "--solutions", env=portable),
+                          repeats, 4.0)
 
 
 def _seconds_to_verdicts(step_id: str, saves: int, env: dict[str, str] | None) -> list[float]:
@@ -236,12 +256,11 @@ def main(repeats: int = 5, quick: bool = False) -> int:
     """Run every benchmark and print the table; returns 0 when every target is met, else 1."""
     figures = forward_figures(repeats)
     print(report(figures), flush=True)
-    torch_import = median_time(_command(sys.executable, "-c", "import torch"), 3)
-    figures += command_figures(3, torch_import)
-    figures.append(portable_grade_figure(3, torch_import))
+    figures += command_figures(5)
+    figures.append(portable_grade_figure(3))
     figures += watch_figures(3)
     if not quick:
-        figures.append(jobs_figure(torch_import))
+        figures.append(jobs_figure())
     print("\n" + report(figures), flush=True)
     from grader import headroom
 
