@@ -41,20 +41,25 @@ def check(
 
     Exit status: 0 all checked steps pass, 1 something fails, 2 usage or fixture error.
     """
-    from grader.runner.runners import start_ahead
+    from grader.runner.runners import started_ahead
 
     chosen = resolve_steps(steps, all_steps)
     folder = resolve_folder(submission, solutions)
-    start_ahead()  # its torch import overlaps the command's own start
+    if watch and (format != "rich" or output is not None):
+        fail("--watch prints the readable report to the terminal: leave out --format and --output")
+    with started_ahead():
+        code = _watch_and_check(folder, chosen, timeout, show_output) if watch else \
+            _check(folder, chosen, format, output, timeout, show_output)
+    raise typer.Exit(code)
+
+
+def _check(folder: Path, chosen: tuple[str, ...], format: str, output: Path | None, timeout: float,
+           show_output: bool) -> int:
+    """Check once and write the report; returns the exit status."""
     from grader.cli.common import report_console
     from grader.reports import render, to_json, to_junit
 
     graded = GradedFiles.of(folder, chosen)
-    if watch:
-        if format != "rich" or output is not None:
-            fail("--watch prints the readable report to the terminal: leave out --format and --output")
-        last = _watch(folder, chosen, timeout, show_output)
-        raise typer.Exit(exit_code([last]) if last is not None else EXIT_INTERRUPTED)
     results = run_grader([folder], chosen, hidden=False, timeout=timeout)
     if format == "json":
         write(to_json(results), output)
@@ -68,7 +73,12 @@ def check(
                    graded=graded)
     else:
         render(results[0], report_console, show_output=show_output, graded=graded)
-    raise typer.Exit(exit_code(results))
+    return exit_code(results)
+
+
+def _watch_and_check(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool) -> int:
+    last = _watch(folder, chosen, timeout, show_output)
+    return exit_code([last]) if last is not None else EXIT_INTERRUPTED
 
 
 def _watch(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool) -> SubmissionResult | None:

@@ -57,14 +57,11 @@ def grade(
     --resume grades the rest. Exit status: 0 everything passes, 1 something fails, 2 usage or
     fixture error, 130 or 143 stopped by Ctrl-C or SIGTERM.
     """
-    from grader.runner.runners import start_ahead
-
-    _check_numbers(jobs, timeout)
-    if jobs == 1:  # its torch import overlaps the command's own start; a pool's judges start their own
-        start_ahead()
     from grader.cli.grading import resolve_steps
     from grader.platforms.classes import expand_submissions, grade_class
+    from grader.runner.runners import started_ahead
 
+    _check_numbers(jobs, timeout)
     chosen = resolve_steps([step for given in steps or [] for step in given.split(",") if step.strip()])
     folders = ([paths.SOLUTIONS] if solutions else []) + list(submissions or [])
     if not folders:
@@ -75,8 +72,9 @@ def grade(
     kept = results or (csv.with_name(f"{csv.stem}.results") if csv is not None else None)
     if resume and kept is None:
         fail("--resume reads the kept results: give the --csv or --results of the run to resume")
-    run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
-                      resume=resume)
+    with started_ahead(jobs == 1):  # a pool's judges start their own
+        run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
+                          resume=resume)
     graded = GradedFiles.of(found[0].folder, tuple(s.id for s in run.results[0].steps)) \
         if len(found) == 1 and run.results else None
     _write_reports(run.results, format=format, output=output, csv=csv, report=report, show_output=show_output,

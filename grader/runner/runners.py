@@ -7,10 +7,11 @@ worker, always one started ahead). The judge grades through the interface alone.
 """
 from __future__ import annotations
 
-import atexit
 import os
 import socket
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, Protocol
 
 from grader.results import SandboxReport
@@ -32,6 +33,9 @@ class Runner(Protocol):
 
     def report(self, memory: int) -> SandboxReport:
         """The confinement its workers get (waits for the runner to have probed it)."""
+
+    def runs_ahead(self) -> bool:
+        """Whether a step may run in a second worker of the same submission beside the first."""
 
     def close(self) -> None:
         """End the runner and every worker it started."""
@@ -56,21 +60,21 @@ def use_portable() -> bool:
     return os.environ.get("VITGRADE_RUNNER") == "portable" or bool(missing_tools())
 
 
-_AHEAD: list[Runner] = []  # started by `start_ahead`, taken by the next `start_runner`
+_AHEAD: list[Runner] = []  # started by `started_ahead`, taken by the next `start_runner`
 
 
-def start_ahead() -> None:
-    """Start the runner now, before the command has read its folders and imported the judge: its
-    torch import, the longest wait of a check, overlaps all of that. The next `start_runner()` takes
-    it; one never taken ends with this process (its zygote or worker reads the end of its socket)."""
-    if not _AHEAD:
+@contextmanager
+def started_ahead(start: bool = True) -> Iterator[None]:
+    """Start the runner now, for the grader the block creates: its torch import, the longest wait
+    of a check, overlaps whatever the block does first (reading folders, importing the judge). A
+    runner no grader took by the block's end (nothing left to grade) is ended there."""
+    if start and not _AHEAD:
         _AHEAD.append(_new_runner())
-        atexit.register(_close_untaken)
-
-
-def _close_untaken() -> None:
-    while _AHEAD:
-        _AHEAD.pop().close()
+    try:
+        yield
+    finally:
+        while _AHEAD:
+            _AHEAD.pop().close()
 
 
 def start_runner() -> Runner:
