@@ -216,6 +216,25 @@ def test_exit_calls_and_segfaults_are_errors_naming_how_the_worker_ended(grader,
     assert full_marks(steps["06_block"])
 
 
+def test_a_step_run_ahead_that_ends_its_worker_is_served_on_by_fresh_ones(grader, tmp_path, monkeypatch):
+    """Step 08 (the ViT forwards) runs ahead beside 07 where the runner allows; its first call ends
+    that worker. Every call of `quadrant_probabilities` is an error naming the exit, every other test
+    of the step passes, served after the crash by fresh workers as when nothing runs ahead."""
+    from grader.runner import grader as grading
+
+    started, real = [], grading.AheadWorker
+    monkeypatch.setattr(grading, "AheadWorker", lambda *args: started.append(real(*args)) or started[-1])
+    steps = graded(grader, submission(tmp_path, "ahead", "07_head"), ("07_head", "08_occlusion"))
+    assert len(started) == (1 if grader.runner.runs_ahead() else 0)
+    assert full_marks(steps["07_head"])
+    occlusion = steps["08_occlusion"]
+    for test in by_function(occlusion, "quadrant_probabilities"):
+        assert (test.status, test.message) == (
+            "error", "quadrant_probabilities: your code ended the worker (exit status 5)"), test.message
+    others = [t for t in occlusion.tests if not t.name.startswith("quadrant_probabilities")]
+    assert others and all(t.status == "passed" for t in others), [(t.name, t.message) for t in others]
+
+
 def test_signals_and_inherited_file_descriptors(grader, tmp_path):
     steps = graded(grader, submission(tmp_path, "misc", "01_flatten"),
                    ("01_flatten", "02_project", "03_position", "04_cls"))

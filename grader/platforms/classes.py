@@ -9,7 +9,7 @@ import json
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -78,8 +78,9 @@ def _start_pool_process(options: GradeOptions, shared: bool) -> None:
 
     global _POOL_GRADER, _POOL_ERROR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if shared:
+    if shared:  # and no step run ahead beside the others: the cores are taken already
         os.environ["OMP_NUM_THREADS"] = "1"
+        options = replace(options, ahead=False)
     try:
         _POOL_GRADER = Grader(options)
     except Exception as error:  # raised with the first submission: the command names it, not a broken pool

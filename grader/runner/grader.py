@@ -16,11 +16,13 @@ from grader.expected.store import VISIBILITIES, FixtureError, load_cases, load_m
 from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.runner import scan
+from grader.runner.ahead import AheadWorker
 from grader.runner.protocol import ProtocolError
 from grader.runner.remote import DEFAULT_MEMORY, StepWorker, SubmissionWorker
 from grader.runner.runners import start_runner
 from grader.runner.suite_session import StepRun, run_session
 from grader.steps import DEFAULT_TIMEOUT, STEP_IDS, STEPS, Step
+from grader.suites.support import wire_arguments
 
 
 @dataclass
@@ -39,6 +41,9 @@ class GradeOptions:
     """Only the cases of these functions (None: all); the kit's own tests grade one function's mistake."""
     on_step: Callable[[str], None] | None = None
     """Called as each step starts (progress display); None when grading in a pool of processes."""
+    ahead: bool = True
+    """Run the step with the model forwards ahead, beside the others, where the runner allows it;
+    off where several judges share the cores already."""
 
 
 def _references(step: Step, use: bool) -> dict[str, str]:
@@ -62,6 +67,7 @@ class _Planned:
     references: dict[str, str]
     options: GradeOptions
     kind: str  # "main": the step's result; "status": whether an earlier step passes; "own chain"
+    init: dict  # what its worker is told: the step, its functions, references and limits
 
 
 class Grader:
@@ -91,6 +97,7 @@ class Grader:
             self.runner.close()
             raise
         self._worker: SubmissionWorker | None = None
+        self._ahead_submission: SubmissionWorker | None = None
 
     def cases(self, step_id: str, visibility: str) -> list:
         """A step's cases, read (and hash-checked) as the grader starts."""
@@ -176,7 +183,7 @@ class Grader:
         run.earlier_statuses = (lambda: {}) if refs else (lambda: dict(statuses))
         if kind != "own chain":
             run.finished = lambda result: statuses.__setitem__(step.id, result.status)
-        return _Planned(run, refs, options, kind)
+        return _Planned(run, refs, options, kind, init)
 
     # ------------------------------------------------------------ running it
 
@@ -189,8 +196,14 @@ class Grader:
                                      warm=_checkpoint_parts(plan))
         self._runner_failure: BaseException | None = None
         try:
+            ahead = _to_run_ahead(plan) if self.options.ahead and self.runner.runs_ahead() else None
+            if ahead is not None:
+                for planned in plan:  # the others take their short turns on one core
+                    planned.init["threads"] = 1
+                self._start_ahead(ahead)
             run_session([planned.run for planned in plan])
         finally:
+            self._end_ahead()
             self._end_worker()
         if self._runner_failure is not None:  # the runner itself is gone: no result is trustworthy
             raise self._runner_failure
@@ -212,11 +225,41 @@ class Grader:
         finally:
             run.deadline += time.monotonic() - starting
 
+    def _start_ahead(self, planned: _Planned) -> None:
+        """Start `planned`'s step now, in a submission worker of its own, its calls made in a thread:
+        the session finds the first worker it asks for already serving. Its time limit starts now."""
+        run = planned.run
+        run.started = time.monotonic()
+        run.deadline = run.started + run.limit_seconds
+        try:
+            submission = self.runner.spawn(self._submission_init)
+        except (OSError, EOFError, ProtocolError) as error:
+            self._runner_failure = error
+            raise
+        self._ahead_submission = submission
+        ahead = AheadWorker(submission, planned.init, lambda functions: _calls(run, functions), run.deadline)
+        later = run.spawn
+        served: list[bool] = []
+
+        def spawn() -> StepWorker:  # the first worker asked for is the one started ahead
+            if served:
+                return later()
+            served.append(True)
+            return ahead  # type: ignore[return-value] - it answers as a StepWorker does
+        run.spawn = spawn
+
     def _end_worker(self) -> None:
         """End the submission's worker and whatever it left behind."""
         if self._worker is not None:
             self._worker.close()
             self._worker = None
+            self.runner.reap()
+
+    def _end_ahead(self) -> None:
+        """End the worker of the step run ahead, if one was started."""
+        if self._ahead_submission is not None:
+            self._ahead_submission.close()
+            self._ahead_submission = None
             self.runner.reap()
 
     def _main_results(self, plan: list[_Planned], submission: Path) -> list[StepResult]:
@@ -249,6 +292,24 @@ def _checkpoint_parts(plan: list[_Planned]) -> list[str]:
     parts = {"params" for spec in specs if "param" in spec or "params" in spec}
     parts |= {"vit" for spec in specs if spec.get("model") == "vit"}
     return sorted(parts)
+
+
+def _to_run_ahead(plan: list[_Planned]) -> _Planned | None:
+    """The step worth running beside the others: one that hands the checkpoint's ViT to student
+    code (the model forwards), needs nothing of the steps before it (their references stand in),
+    and is not the session's first run."""
+    for planned in plan[1:]:
+        heavy = any(isinstance(spec, dict) and spec.get("model") == "vit"
+                    for case in planned.run.cases for spec in case.args)
+        if planned.kind == "main" and planned.references and heavy:
+            return planned
+    return None
+
+
+def _calls(run: StepRun, functions: list[str]) -> list:
+    """The step's calls in the session's order, those of functions the file lacks left out (the
+    session reports them missing without calling)."""
+    return [(case.function, *wire_arguments(case)) for case in run.cases if case.function in functions]
 
 
 def _own_chain_test(result: StepResult) -> TestResult:

@@ -72,6 +72,10 @@ class PortableRunner:
         """Never: the portable workers see the file system as the judge does."""
         return False
 
+    def runs_ahead(self) -> bool:
+        """Never: a second worker would need a second torch import, the cost running ahead saves."""
+        return False
+
     def take(self, init: dict[str, Any]) -> Spawned:
         """A started worker, told which submission it serves; the next one starts importing now."""
         self.wait_ready()

@@ -147,6 +147,10 @@ class ZygoteRunner:
         """Whether workers see only the read-only view (the fixtures out of their reach)."""
         return bool(self.plan().view)
 
+    def runs_ahead(self) -> bool:
+        """With two cores or more: a second worker is a second C2, in namespaces of its own."""
+        return len(os.sched_getaffinity(0)) >= 2
+
     def spawn(self, init: dict[str, Any]) -> ZygoteSubmission:
         self.plan()
         protocol.send(self._sock, {"op": "spawn", **init})

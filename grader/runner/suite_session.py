@@ -251,8 +251,9 @@ def _start(run: StepRun) -> None:
     """The run becomes current: its time limit starts, and what it knows of earlier steps is read."""
     if run.on_start is not None:
         run.on_start()
-    run.started = time.monotonic()
-    run.deadline = run.started + run.limit_seconds
+    if not run.started:  # a run started ahead keeps the time limit it started with
+        run.started = time.monotonic()
+        run.deadline = run.started + run.limit_seconds
     run.step_statuses = run.earlier_statuses()
     if not run.wanted():
         run.load_failure = Feedback("not run: the step is not attempted", status="not_attempted")

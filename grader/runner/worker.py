@@ -406,6 +406,10 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
     student_file = submission / f"{step_id}.py"
     student_files = tuple(os.path.realpath(p) for p in submission.glob("*.py"))
     note_memory_limit(int(init["memory"]))
+    if init.get("threads"):  # two steps at once share the cores: more threads would only wait on each other
+        import torch
+
+        torch.set_num_threads(int(init["threads"]))
     if not student_file.exists():
         protocol.send(sock, {"type": "load_error", "kind": "missing", "file": str(student_file)})
         return
