@@ -212,6 +212,7 @@ def test_gradebook_merges_result_files_into_csv_and_report(tmp_path: Path) -> No
     assert outcome.exit_code == 2 and "broken.json: not a vitgrade result" in outcome.output
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_grade_report_on_a_real_submission_names_its_known_mistake(tmp_path: Path) -> None:
     mutant = next(m for m in MUTANTS if m.id == "01_flatten/pixel_major")

@@ -59,6 +59,7 @@ PROMISES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mistake", sorted(PROMISES))
 def test_a_broken_docstring_promise_costs_points_and_says_which(mistake, grader, tmp_path):
     mutant = next(m for m in FRESH if m.id == mistake)

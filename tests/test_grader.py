@@ -105,6 +105,7 @@ def test_usage_errors_exit_2_with_one_line(arguments, expected):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.slow
 def test_a_wrong_answer_names_index_error_tolerance_and_known_mistake(grader, tmp_path):
     wrong = (paths.SOLUTIONS / "01_flatten.py").read_text().replace(
         "permute(0, 2, 4, 1, 3, 5)", "permute(0, 2, 4, 3, 5, 1)")
@@ -117,6 +118,7 @@ def test_a_wrong_answer_names_index_error_tolerance_and_known_mistake(grader, tm
     assert "Known mistake" in failed.message and "page 9" in failed.message
 
 
+@pytest.mark.slow
 def test_one_mistake_costs_once_with_references(grader, tmp_path):
     """A broken 01_flatten loses points in 01 only: 04's embed runs on the reference 01."""
     folder = _submission(tmp_path, {"01_flatten": "def normalize(p):\n    return p\n",
@@ -126,6 +128,7 @@ def test_one_mistake_costs_once_with_references(grader, tmp_path):
     assert result.steps[1].status == "passed"
 
 
+@pytest.mark.slow
 def test_without_references_a_failing_earlier_step_blocks(grader_with, tmp_path):
     broken = (paths.SOLUTIONS / "01_flatten.py").read_text().replace(
         "permute(0, 2, 4, 1, 3, 5)", "permute(0, 2, 4, 3, 5, 1)")
@@ -140,6 +143,7 @@ def test_without_references_a_failing_earlier_step_blocks(grader_with, tmp_path)
     assert next(t for t in step.tests if t.name.startswith("prepend_cls")).status == "passed"
 
 
+@pytest.mark.slow
 def test_a_stub_earlier_step_is_reported_as_blocked(grader_with, tmp_path):
     folder = _submission(tmp_path, {"04_cls": paths.SOLUTIONS / "04_cls.py"})
     student = grader_with(references=False, hidden=False)
@@ -163,6 +167,7 @@ def test_several_submissions_give_a_csv_gradebook(tmp_path):
     assert len(json.loads(result.stdout)) == 2
 
 
+@pytest.mark.slow
 def test_no_message_shows_grader_internals(solutions_result, tmp_path, grader):
     crashing = "def normalize(p):\n    return 1 / 0\n"
     step = grader.grade(_submission(tmp_path, {"01_flatten": crashing}), steps=("01_flatten",)).steps[0]
@@ -175,6 +180,7 @@ def test_no_message_shows_grader_internals(solutions_result, tmp_path, grader):
     ("05_attention", "softmax(dim=-1)", "softmax(dim=-2)"),
     ("08_occlusion", "return change.reshape(rows, cols)", "return change.reshape(rows, cols).T"),
 ])
+@pytest.mark.slow
 @pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_failing_attention_and_occlusion_checks_draw_both_maps(tmp_path, step_id, old, new):
     source = (paths.SOLUTIONS / f"{step_id}.py").read_text()

@@ -90,6 +90,7 @@ def built(hub_home, photos, tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.slow
 def test_timm_loads_the_laid_out_cache_offline(hub_home):
     home, blob = hub_home
     code = ("import sys, timm, torch; from safetensors.torch import load_file; "

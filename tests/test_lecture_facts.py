@@ -184,7 +184,7 @@ def _covered(image, top: int, left: int, size: int):
     return covered
 
 
-@pytest.fixture(params=["own", "lecture"])
+@pytest.fixture(params=[pytest.param("own", marks=pytest.mark.slow), "lecture"])  # own: timm on the photo
 def table(request) -> Facts:
     if request.param == "lecture":
         if (why := _lecture_skipped()) is not None:
@@ -203,6 +203,7 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return e / e.sum(-1, keepdims=True)
 
 
+@pytest.mark.slow
 def test_top_class_and_its_probability(table):  # pages 3 and 40
     probabilities = _softmax(_case("07_head", "vit_forward", "sample").expected.astype(np.float64))[0]
     assert int(probabilities.argmax()) == table.top_class

@@ -206,6 +206,7 @@ def test_the_loopback_transport_that_windows_uses_starts_a_worker():
         spawned.kill()
 
 
+@pytest.mark.slow
 @linux_only
 def test_the_loopback_transport_refuses_a_connection_without_the_token():
     """The judge's copy of the token changed: the real worker no longer matches, is refused, and

@@ -1,6 +1,7 @@
 """`vitgrade predict`: the assembled ViT on a photograph, as people and CI see it."""
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shutil
@@ -10,7 +11,6 @@ import pytest
 import torch
 from PIL import Image
 from rich.console import Console
-from timm.data import ImageNetInfo
 from typer.testing import CliRunner, Result
 
 import grader.cli.predict
@@ -22,7 +22,15 @@ from grader.student import load_step_file
 
 LINE = re.compile(r"^\s*(\d+)\s+(\d+\.\d\d)%\s+(.+) \[(\d+)\]$")  # "   1   49.98%  screw [783]"
 STANDIN_WARNING = "NOT the lecture's predictions"
-LABELS = ImageNetInfo()
+
+
+@functools.cache
+def label(index: int) -> str:
+    """ImageNet's name of class `index`, as timm ships it (imported here: timm takes seconds to import,
+    and collecting the quick tier should not pay for it)."""
+    from timm.data import ImageNetInfo
+
+    return ImageNetInfo().index_to_description(index)
 
 
 def predict(*args) -> Result:
@@ -83,7 +91,7 @@ def test_plain_lines_off_a_terminal(photo, standin):
     expected = expected_top(photo, 5, standin)
     for rank, (row, (index, p)) in enumerate(zip(rows, expected), 1):
         assert int(row[1]) == rank and int(row[4]) == index
-        assert row[3] == LABELS.index_to_description(index)
+        assert row[3] == label(index)
         assert row[2] == f"{100 * p:.2f}"
     assert lines[6] == f"checkpoint: {standin.info.describe()}"
     assert STANDIN_WARNING in lines[7]
@@ -96,7 +104,7 @@ def test_rich_table_on_a_terminal(monkeypatch, standin):
     assert result.exit_code == 0, result.output
     assert "probability" in result.stdout and "━" in result.stdout  # the table's header rule
     index, p = expected_top(SAMPLE.path, 1, standin)[0]
-    assert LABELS.index_to_description(index) in result.stdout
+    assert label(index) in result.stdout
     assert f"{100 * p:.2f}%" in result.stdout
     assert STANDIN_WARNING in result.stdout
 
@@ -110,7 +118,7 @@ def test_json_schema_is_exact(photo, standin):
     info = standin.info
     assert data == {
         "checkpoint": {"id": info.id, "kind": "stand-in", "sha256": info.sha256},
-        "predictions": [{"index": i, "label": LABELS.index_to_description(i),
+        "predictions": [{"index": i, "label": label(i),
                          "probability": pytest.approx(p, abs=1e-6)}
                         for i, p in expected_top(photo, 3, standin)],
     }

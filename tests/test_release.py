@@ -258,6 +258,7 @@ def test_check_runs_inside_the_release(release, tmp_path):
     assert "10/10" in second.stdout and "Traceback" not in second.stdout + second.stderr
 
 
+@pytest.mark.slow
 def test_the_release_offers_students_their_commands_only(release, tmp_path):
     (tmp_path / "sitecustomize.py").write_text(WITHOUT_EDITABLE_HOOK)
     help_text = _vitgrade(release, tmp_path, "--help")

@@ -159,6 +159,7 @@ def classroom(grader_with, tmp_path_factory):
     return {name: grader.grade(folder / name) for name in ("alice", "bob", "carol")}
 
 
+@pytest.mark.slow
 def test_in_a_class_folder_a_submission_finds_nothing_of_its_siblings_or_the_kit(classroom):
     alice = classroom["alice"].steps[0]
     assert alice.status == "error"
@@ -170,6 +171,7 @@ def test_in_a_class_folder_a_submission_finds_nothing_of_its_siblings_or_the_kit
     assert classroom["alice"].sandbox.level == "full"
 
 
+@pytest.mark.slow
 def test_in_a_class_folder_honest_siblings_keep_full_marks(classroom):
     for name in ("bob", "carol"):
         result = classroom[name]

@@ -106,6 +106,7 @@ def test_no_message_claims_a_structure_the_mistake_does_not_have(unseen_results)
 
 # ------------------------------------------------------------------ right in another style: full marks
 
+@pytest.mark.slow
 @pytest.mark.parametrize("style", STYLES, ids=[m.id for m in STYLES])
 def test_correct_style_keeps_full_marks(style, grader, tmp_path):
     """Graded on the cases of the function the style rewrites."""
@@ -118,6 +119,7 @@ def test_correct_style_keeps_full_marks(style, grader, tmp_path):
 
 # ------------------------------------------------------------------ blocked only when blocked
 
+@pytest.mark.slow
 def test_no_blocked_by_for_a_step_graded_with_references(grader, tmp_path):
     """A wrong embed beside a failing 02_project: embed ran on the references, so it fails on its own."""
     folder = write_submission(tmp_path / "refs", {"02_project": BY_ID["02_project/bias_twice"].source(),
@@ -133,6 +135,7 @@ def own_steps(grader, folder: Path) -> StepResult:
     return grader.grade_step(get_step("06_block"), folder, {}, replace(grader.options, references=False))
 
 
+@pytest.mark.slow
 def test_blocked_by_only_when_the_own_earlier_step_fails_and_the_step_itself_does_not(grader, tmp_path):
     wrong_attention = BY_ID["05_attention/scale_by_d"].source()
     folder = write_submission(tmp_path / "blocked", {"05_attention": wrong_attention,
@@ -172,6 +175,7 @@ def plain(result, **options) -> str:
     return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines())
 
 
+@pytest.mark.slow
 def test_a_print_shows_under_its_test_and_stays_out_of_json(grader, printing_folder):
     result = grader.grade(printing_folder, steps=("02_project",))
     kernel, project = result.steps[0].tests
@@ -205,6 +209,7 @@ CRASHING = (step_file(SOLUTIONS, "03_position").read_text()
                      '    print("about to crash", flush=True)\n    import os\n    os._exit(3)\n'))
 
 
+@pytest.mark.slow
 def test_prints_at_import_are_a_note_and_before_a_crash_stay_under_the_test(grader, tmp_path):
     folder = write_submission(tmp_path / "crashing", {"03_position": CRASHING})
     (step,) = grader.grade(folder, steps=("03_position",)).steps
@@ -214,6 +219,7 @@ def test_prints_at_import_are_a_note_and_before_a_crash_stay_under_the_test(grad
     assert (crashed.output, crashed.output_bytes) == ("about to crash\n", 15)
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_check_shows_the_print_of_a_failing_function(printing_folder):
     run = CliRunner().invoke(app, ["check", "02_project", "--submission", str(printing_folder)])

@@ -123,6 +123,7 @@ def test_watch_regrades_each_save_names_the_file_and_ctrl_c_ends_every_worker(tm
     assert not survivors, f"processes left behind after Ctrl-C: {survivors}"
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_a_check_from_inside_another_copy_names_the_copy_it_graded(tmp_path, monkeypatch):
     other = tmp_path / "vit-kit-fresh"  # a second clone: its own grader package and exercises
@@ -140,6 +141,7 @@ def test_a_check_from_inside_another_copy_names_the_copy_it_graded(tmp_path, mon
     assert "pip install -e ." in said and "VITGRADE_ROOT" in said
 
 
+@pytest.mark.slow
 def test_a_save_within_the_same_second_is_graded_not_the_bytecode_of_the_file_before(tmp_path, grader):
     """Python trusts a .pyc while the source keeps its size and its mtime in whole seconds: a
     one-character edit saved in the same second must still be graded as written."""

@@ -251,6 +251,7 @@ def test_the_old_workflow_is_gone_and_the_docs_state_the_trust_model() -> None:
     assert "## Trust model" in sandbox
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("cli_on_the_shared_runner")
 def test_check_writes_the_junit_the_student_workflow_shows(tmp_path: Path) -> None:
     report = tmp_path / "check.xml"
