@@ -453,7 +453,7 @@ def multi_head_attention(x: Array, W_qkv: Array, b_qkv: Array, W_o: Array, b_o: 
     A = attention_weights(q, k, trace=t)  # (B, H, N, N)
     heads = t("heads", A @ v)  # (B, H, N, d): each query's mix of the values
     joined = t("joined", ops.permute(heads, (0, 2, 1, 3)).reshape(B, N, D))  # (B, N, H*d), heads side by side
-    return t("attn", joined @ W_o + t.term("b_o", b_o))  # (B, N, D)
+    return t("attn", joined @ t("W_o", W_o) + t.term("b_o", b_o))  # (B, N, D)
 
 
 # ---------------------------------------------------------------- 06 block (pages 34-37)
@@ -548,9 +548,12 @@ def cover(images: Array, top: int, left: int, size: int, value: float = 0.0, tra
     return t("covered", covered)
 
 
-def target_probability(model: Callable[[Array], Array], images: Array, target: int) -> Array:
-    """The probability the model gives class `target`, for each image (B,)."""
-    return ops_for(images).softmax(model(images), axis=-1)[:, target]
+@_reusable
+def target_probability(model: Callable[[Array], Array], images: Array, target: int,
+                       trace: Trace | None = None) -> Array:
+    """The probability the model gives class `target`, for each image (B,): a softmax over the classes."""
+    t = trace if trace is not None else Trace()
+    return ops_for(images).softmax(model(images), axis=t.axis("class_axis", -1))[:, target]
 
 
 def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target: int,
@@ -560,19 +563,23 @@ def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target
     ops = ops_for(image)
     fill = t.constant("fill", 0.0)
     covers = [cover(image, q.top, q.left, QUADRANT_SIDE, fill) for q in t.order("quadrants", QUADRANTS)]
-    return t("probabilities", ops.concat([target_probability(model, c, target) for c in covers], axis=0))
+    return t("probabilities", target_probability(model, ops.concat(covers, axis=0), target, trace=t))  # (4,)
+
+
+@_reusable
+def patch_covers(image: Array, patch_size: int, fill: float, trace: Trace | None = None) -> Array:
+    """(1, 3, H, W) -> (side², 3, H, W): one copy per patch, that patch covered with `fill`, row by row."""
+    side = image.shape[-1] // patch_size
+    return ops_for(image).concat([cover(image, r * patch_size, c * patch_size, patch_size, fill)
+                                  for r in range(side) for c in range(side)], axis=0)
 
 
 def occlusion_map(model: Callable[[Array], Array], image: Array, target: int, patch_size: int = 16,
                   trace: Trace | None = None) -> Array:
     """(side, side): covered minus original probability, one cover per patch, row by row (page 44)."""
     t = trace if trace is not None else Trace()
-    ops = ops_for(image)
     side = image.shape[-1] // patch_size
-    fill = t.constant("fill", 0.0)
-    covers = ops.concat([cover(image, r * patch_size, c * patch_size, patch_size, fill)
-                         for r in range(side) for c in range(side)], axis=0)  # (side², 3, H, W)
-    t.input("covers", covers)
-    original = t("original", target_probability(model, image, target))  # (1,)
-    covered = t("covered_probabilities", target_probability(model, covers, target))  # (side²,)
+    covers = t.input("covers", patch_covers(image, patch_size, t.constant("fill", 0.0), trace=t))  # (side², 3, H, W)
+    original = t.term("original", target_probability(model, image, target, trace=t))  # (1,)
+    covered = t("covered_probabilities", target_probability(model, covers, target, trace=t))  # (side²,)
     return t("change", (covered - original).reshape(side, side))  # drops are negative

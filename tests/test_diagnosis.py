@@ -241,13 +241,21 @@ def position(got: np.ndarray) -> list:
     (POSITION_TABLE.mean(axis=1, keepdims=True), "position_feature_mean", "one number per token"),
 ])
 def test_add_position_compares_what_was_added_with_the_table(table, finding, words):
-    (found,) = position(POSITION_TOKENS + table)
+    """The structure of what was added is said, after the one edit of the computation where one fits."""
+    *edit, found = position(POSITION_TOKENS + table)
     assert found.id == f"diagnosis.{finding}" and words in found.sentence, found.sentence
     assert found.page in (16, 17)
+    assert all(f.id.startswith("edit.") for f in edit)
+
+
+def test_the_edit_that_gives_the_numbers_speaks_first():
+    edit, structure = position(POSITION_TOKENS + POSITION_TABLE[::-1])
+    assert edit.id == "edit.reversed:pos_table" and "reverse order" in edit.sentence
+    assert structure.id == "diagnosis.position_reordered"
 
 
 def test_add_position_multiplied_is_named_by_its_arguments():
-    (found,) = position(POSITION_TOKENS * POSITION_TABLE)
+    *edit, found = position(POSITION_TOKENS * POSITION_TABLE)
     assert found.id == "diagnosis.position_multiplied" and "multiplied" in found.sentence
 
 

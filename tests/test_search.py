@@ -35,6 +35,8 @@ def _torch(value: Any) -> Any:
         return torch.from_numpy(np.asarray(value, np.float32))
     if is_dataclass(value):
         return replace(value, **{f.name: _torch(getattr(value, f.name)) for f in fields(value)})
+    if isinstance(value, tuple):  # a ViT's blocks
+        return tuple(_torch(v) for v in value)
     return value
 
 
@@ -78,6 +80,49 @@ def _softmax_over_queries(q, k):
     return (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).softmax(-2)
 
 
+def _uncentred_variance(x, weight, bias):
+    mean = x.mean(-1, keepdim=True)
+    return (x - mean) / (x.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias  # RMS, not std
+
+
+def _block_with(x, p, H, gelu=F.gelu):
+    u = x + _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
+                               p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
+    z = F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6) @ p.W_1 + p.b_1
+    return u + gelu(z) @ p.W_2 + p.b_2
+
+
+def _block_gelu_without_half(x, p, H):
+    return _block_with(x, p, H, lambda z: z * (1 + torch.erf(z / 2 ** 0.5)))
+
+
+def _heads_projected_by_W_o_transposed(x, W_qkv, b_qkv, W_o, b_o, H):
+    return _heads_from_values(x, W_qkv, b_qkv, W_o.T, b_o, H)
+
+
+def _weights_without_exp(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    shifted = scores - scores.amax(-1, keepdim=True)
+    return shifted / shifted.sum(-1, keepdim=True)
+
+
+def _sigmoid_logits(h, W_head, b_head):
+    return torch.sigmoid(h @ W_head + b_head)
+
+
+def _max_pooled_then_normed(x, weight, bias):
+    return F.layer_norm(x.amax(1), (x.shape[-1],), weight, bias, 1e-6)
+
+
+def _vit_without_last_block(images, vit):
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    for p in vit.blocks[:-1]:
+        x = _block_with(x, p, vit.num_heads)
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -89,6 +134,19 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("06_block", "block · random 6 tokens, 16 features, 2 heads", _post_ln, "edit.move:post_ln", "post-LN"),
     ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _softmax_over_queries,
      "edit.axis:softmax_axis:-2", "the queries"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _weights_without_exp,
+     "edit.move:no_exp", "without the softmax's exponential"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_projected_by_W_o_transposed,
+     "edit.transposed:W_o", "W_o transposed"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _uncentred_variance,
+     "edit.move:uncentred_variance", "uncentred"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_gelu_without_half,
+     "edit.activation:gelu_formula_1", "without the 0.5"),
+    ("07_head", "classify · two random images", _sigmoid_logits, "edit.move:sigmoid", "sigmoid"),
+    ("07_head", "read_cls · two random images", _max_pooled_then_normed, "edit.move:max_pooling_before_norm",
+     "max pooling"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_without_last_block,
+     "edit.move:blocks_last_skipped", "the last block left out"),
 ]
 
 
@@ -100,6 +158,35 @@ def test_the_search_names_the_one_edit_that_gives_a_wrong_answer(step, name, wro
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == edit, found
     assert words in found.sentence and f"page {found.page}" in found.sentence
+
+
+def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_named():
+    """Model-taking functions rerun with the cases' cheap probe model (never the ViT)."""
+    from grader.runner.probe import ProbeModel
+
+    case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 38")
+    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+    _, image, target = _torch_args(case)
+    side = image.shape[-1] // 2
+    covers = []
+    for top, left in ((0, 0), (0, side), (side, 0), (side, side)):
+        covered = image.clone()
+        covered[:, :, top:top + side, left:left + side] = 0.0
+        covers.append(covered)
+    got = model(torch.cat(covers)).softmax(0)[:, target].double().numpy()  # over the images, not the classes
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.axis:class_axis:0", found
+
+
+def test_two_different_edits_that_fit_within_the_tolerance_name_nothing():
+    """On rows of variance ~1e-5 around a positive mean, the uncentred variance gives √(mean² + var) ≈ mean:
+    dividing by the mean (another edit) fits as well within the case's tolerance, though the two differ
+    far beyond float64 rounding. Either could be the student's: the search names neither."""
+    case = _case("06_block", "hidden", "layer_norm · nearly constant rows (variance ~1e-5)")
+    tolerance = tuple(case.extra["tolerance"])
+    with torch.inference_mode():
+        got = _uncentred_variance(*_torch_args(case)).double().numpy()
+    assert search.find_edit(case, case.expected, got, tolerance) is None
 
 
 def test_a_right_answer_in_float32_rounding_names_nothing():

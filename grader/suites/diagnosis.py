@@ -90,7 +90,8 @@ def kinds_of(finding_id: str) -> frozenset[str]:
 
 #: Axes whose entries are rows of the lecture's tables (tokens, patches, heads, ...), in the order
 #: findings prefer them; the last axis of an array is its features.
-ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channel", "input", "y", "x", "key")
+ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channel", "input", "y", "x", "key",
+            "image")
 
 
 def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolerance,
@@ -112,18 +113,25 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
         close = _Closeness(tolerance)
         if close(g, e):  # nothing is wrong: nothing to explain
             return []
-        for check in _CHECKS:
-            found = check(case, e, g, close, parts or {})
-            if isinstance(found, str):  # the checks whose every sentence is one finding
-                found = _found(_CHECK_FINDING[check.__name__], found)
-            if found:
-                return [found]
-        # where no structure fits: the one edit of the lecture's computation that gives these numbers
+        # the one edit of the lecture's computation that gives these numbers says what was done; the
+        # structure of the error, checked on the numbers too, says beside it how the result shows it
         edit = find_edit(case, e, g, tolerance, _part_index(expected, parts or {}))
-        return [edit] if edit else []
+        structure = _structure(case, e, g, close, parts or {})
+        return [f for f in (edit, structure) if f is not None]
     except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
         return []
-    return []
+
+
+def _structure(case: Any, e: np.ndarray, g: np.ndarray, close: _Closeness,
+               parts: dict[str, np.ndarray]) -> Finding | None:
+    """The first structural finding that fits the numbers; None when none does."""
+    for check in _CHECKS:
+        found = check(case, e, g, close, parts)
+        if isinstance(found, str):  # the checks whose every sentence is one finding
+            found = _found(_CHECK_FINDING[check.__name__], found)
+        if found:
+            return found
+    return None
 
 
 def _part_index(expected: np.ndarray, parts: dict[str, np.ndarray]) -> int | None:
@@ -500,7 +508,7 @@ def _labeler(axis: str, grid: int | None) -> Callable[[int], str]:
         return lambda i: QUADRANTS[i].name if i < len(QUADRANTS) else f"entry {i + 1}"
     if axis == "channel":
         return lambda i: CHANNELS[i] if i < len(CHANNELS) else f"channel {i + 1}"
-    if axis in ("row", "col"):
+    if axis in ("row", "col", "image"):
         return lambda i: f"{axis} {i + 1}"
     return lambda i: f"{axis} {i} " if axis in ("y", "x") else f"index {i}"
 
@@ -640,7 +648,7 @@ def _some_rows(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | N
     axes = list(getattr(case, "axes", []))
     for axis in _row_axes(axes, e.shape):
         name = axes[axis] if axis < len(axes) else ""
-        if name not in ("token", "query", "patch", "head", "quadrant", "channel", "row", "col"):
+        if name not in ("token", "query", "patch", "head", "quadrant", "channel", "row", "col", "image"):
             continue
         wrong = bad.any(axis=tuple(i for i in range(e.ndim) if i != axis))
         count, n = int(wrong.sum()), len(wrong)
