@@ -65,6 +65,9 @@ class NumpyOps:
     def relu(self, x: Array) -> Array:
         return np.maximum(x, 0)
 
+    def erf(self, x: Array) -> Array:
+        return _erf(x)
+
 
 def _erf(x: np.ndarray) -> np.ndarray:
     """erf by Abramowitz & Stegun 7.1.26: absolute error below 1.5e-7, about float32's rounding of
@@ -563,7 +566,8 @@ def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target
     ops = ops_for(image)
     fill = t.constant("fill", 0.0)
     covers = [cover(image, q.top, q.left, QUADRANT_SIDE, fill) for q in t.order("quadrants", QUADRANTS)]
-    return t("probabilities", target_probability(model, ops.concat(covers, axis=0), target, trace=t))  # (4,)
+    logits = ops.concat([model(c) for c in covers], axis=0)  # (4, classes): one cover at a time
+    return t("probabilities", ops.softmax(logits, axis=t.axis("class_axis", -1))[:, target])  # (4,)
 
 
 @_reusable

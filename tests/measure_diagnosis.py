@@ -12,7 +12,13 @@ kinds of structure (mutants.fresh.CLAIMS) registered with it, an edit the search
 of edit changes (grader.suites.search.EDIT_KINDS, MOVE_KINDS), the kit's other checks those of
 CHECK_CLAIMS, and a catalogue match ("known.") counts as named.
 
-Run: `PYTHONPATH=$PWD:$PWD/tests python tests/measure_diagnosis.py` (about 5 minutes on one core).
+The catalogue (grader/mistakes) is measured case by case without grading (`--catalogue`): each mistake's
+output on each case, computed by the lecture maths with its edit, is given to the search as a student's
+would be; it counts as named when the search names one edit for it (the catalogue's own match comes first
+when grading, so this measures the search alone).
+
+Run: `PYTHONPATH=$PWD:$PWD/tests python tests/measure_diagnosis.py [-v] [--catalogue]` (about 5 minutes on
+one core, and as long again for the catalogue).
 """
 from __future__ import annotations
 
@@ -21,11 +27,16 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from grader.paths import step_file
+from grader.expected.store import load_cases, load_manifest
+from grader.mistakes import CATALOGUE
+from grader.paths import FIXTURES, step_file
 from grader.results import StepResult, TestResult
 from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
+from grader.suites import search
 from grader.suites.diagnosis import kinds_of
+from grader.suites.feedback import DEFAULT_TOLERANCE
+import numpy as np
 from mutants.catalogue import Mutant
 from mutants.fresh import FRESH
 from mutants.unseen import CLAIMS as UNSEEN_CLAIMS
@@ -93,6 +104,44 @@ def measure(grader: Grader, root: Path) -> dict[str, list[Verdict]]:
     return {"fresh": fresh, "unseen": unseen}
 
 
+def measure_catalogue() -> tuple[int, int, list[str]]:
+    """(named, wrong outputs, the unnamed ones): every catalogued mistake's output on every case of its
+    function that the judge can rebuild (the ViT-model occlusion cases are left out), searched."""
+    from grader.steps import STEP_IDS
+
+    checkpoint = str(FIXTURES / load_manifest()["checkpoint"]["file"])
+    named, total, unnamed = 0, 0, []
+    for step in STEP_IDS:
+        for case in load_cases(step, "visible") + load_cases(step, "hidden"):
+            case.extra["checkpoint"] = checkpoint
+            tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
+            for mistake in CATALOGUE.get(case.function, []):
+                for part, wrong, expected in _wrong_outputs(case, mistake, tolerance):
+                    total += 1
+                    if search.find_edit(case, expected, wrong, tolerance, part) is not None:
+                        named += 1
+                    else:
+                        unnamed.append(f"{mistake.function}/{mistake.id} on {case.name}")
+    return named, total, unnamed
+
+
+def _wrong_outputs(case, mistake, tolerance) -> list[tuple[int | None, np.ndarray, np.ndarray]]:
+    """(part, the mistake's output, the expected one) for each output it gets wrong; none where the
+    call cannot be rebuilt or the output is no array."""
+    try:
+        output = mistake.compute(*search.arguments(case))
+    except search.NotRebuilt:
+        return []
+    if isinstance(case.expected, tuple):
+        pairs = [(i, np.asarray(o, np.float64), e) for i, (o, e) in enumerate(zip(output, case.expected))]
+    elif isinstance(case.expected, np.ndarray):
+        pairs = [(None, np.asarray(output, np.float64), case.expected)]
+    else:
+        return []
+    close = search._Closeness(tolerance)
+    return [(part, o, e) for part, o, e in pairs if not close(o, e)]
+
+
 def summary(name: str, verdicts: list[Verdict]) -> str:
     """`fresh: 61 of 88 named (69 %), 3 misnamed, 20 location only, 4 not caught`."""
     count = {outcome: sum(v.outcome == outcome for v in verdicts)
@@ -118,6 +167,11 @@ def main() -> None:
                     print(verdict.messages)
     for name, verdicts in measured.items():
         print(summary(name, verdicts))
+    if "--catalogue" in sys.argv:
+        named, total, unnamed = measure_catalogue()
+        for line in unnamed:
+            print(f"unnamed    {line}")
+        print(f"catalogue: {named} of {total} wrong outputs named by the search ({named / total:.0%})")
 
 
 if __name__ == "__main__":

@@ -55,7 +55,7 @@ def test_no_fresh_mistake_is_a_catalogued_or_old_unseen_one_by_name():
 PROMISES = {
     "01_flatten/wrong_guard": "no_raise.count_tokens",  # Raises: ValueError for a size not divisible
     "01_flatten/float64": "dtype",  # Returns: float32
-    "08_occlusion/white_default": "diagnosis.cover_fill",  # value: 0.0 by default, mid-gray
+    "08_occlusion/white_default": "edit.constant:fill:1",  # value: 0.0 by default, mid-gray
 }
 
 

@@ -334,7 +334,8 @@ GELU_FORMULAS = (((1.0, 1.0, np.sqrt(2)), "without the 0.5: z·(1 + erf(z/√2))
 
 
 def _gelu_formula(half: float, one: float, root: float) -> Callable[[Any], Any]:
-    return lambda t: half * t["hidden"] * (one + maths._erf(t["hidden"] / root))
+    erf = maths.ops_for(np.zeros(1)).erf
+    return lambda t: half * t["hidden"] * (one + erf(t["hidden"] / root))
 
 
 def _activation_moves() -> Iterator[Candidate]:
@@ -376,8 +377,8 @@ def _layer_norm_moves() -> Iterator[Candidate]:
     yield Candidate("move:uncentred_variance", _sentence("with the variance taken of the uncentred rows, the mean "
                                                          "of x²; it is the mean of (x − mean)²"), 36,
                     maths.recomputed("var", lambda t: _row_mean(np.square(t["centred"] + t["mean"]), t)))
-    yield Candidate("move:global_mean", _sentence("with the mean of the whole tensor subtracted; each row's own "
-                                                  "mean is"), 36,
+    yield Candidate("move:global_mean", _sentence("with the mean of the whole tensor subtracted from every row; "
+                                                  "LayerNorm subtracts each row's own mean"), 36,
                     _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()))
     yield from _norm_parameter_moves()
 
