@@ -93,6 +93,9 @@ def test_only_some_rows_or_heads_wrong():
     got[:, 1] = rng.normal(size=(5, 4))
     assert "Only 1 of 3 heads is wrong: head 2" in said(case("qkv_heads", ("image", "head", "token", "feature")),
                                                           heads, got)
+    got = TOKENS.copy()
+    got[1] += rng.normal(size=(5, 6))  # every row of the second image
+    assert "Only 1 of 2 images is wrong: image 2" in said(case(), TOKENS, got)
 
 
 def test_another_output_of_the_same_call():
