@@ -226,7 +226,8 @@ def _factor_edits(name: str, trace: Any) -> Iterator[Candidate]:
 
 def _constant_edits(name: str, trace: Any) -> Iterator[Candidate]:
     words, page, current = _words(name), _page(name), trace[name]
-    for value in (0.0, -1.0, 1.0, 1e-5, 1e-12):
+    # a fill is mid-gray, black or white; eps is also tried at PyTorch's default and at a negligible size
+    for value in (0.0, -1.0, 1.0) + ((1e-5, 1e-12) if name == "eps" else ()):
         if value != current:
             yield Candidate(f"constant:{name}:{_fmt(value)}", _sentence(
                 f"with {words} {_fmt(value)} instead of {_fmt(current)}"), page, maths.set_to(name, value))
@@ -377,8 +378,6 @@ def _layer_norm_moves() -> Iterator[Candidate]:
     yield Candidate("move:eps_outside_root", _sentence("with eps added after the square root; it goes inside: "
                                                        "√(var + eps)"), 36,
                     maths.recomputed("std", lambda t: np.sqrt(t["var"]) + t["eps"]))
-    yield Candidate("move:variance_not_std", _sentence("divided by the variance instead of its square root"), 36,
-                    maths.recomputed("std", lambda t: t["var"] + t["eps"]))
     yield Candidate("move:uncentred_variance", _sentence("with the variance taken of the uncentred rows, the mean "
                                                          "of x²; it is the mean of (x − mean)²"), 36,
                     maths.recomputed("var", lambda t: _row_mean(np.square(t["centred"] + t["mean"]), t)))
@@ -623,7 +622,7 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
 MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
     ("post_ln", "order term"), ("parallel", "inputs order"), ("one_norm", "term"), ("no_residuals", "term"),
     ("mlp_first", "order"), ("unbiased_variance", "term"), ("eps_outside_root", "term"),
-    ("variance_not_std", "term"), ("multiplied", "term"), ("causal_mask", "part term"),
+("multiplied", "term"), ("causal_mask", "part term"),
     ("softmax", "activation term"), ("log_softmax", "activation term"), ("mean_pooling", "term"),
     ("no_final_norm", "term"), ("max_pooling", "term"), ("mean_pooling_before_norm", "term"),
     ("max_pooling_before_norm", "term"), ("relu_after_projection", "activation"),
