@@ -7,12 +7,16 @@ process take `cli_on_the_shared_runner`."""
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Callable
 from dataclasses import replace
 
-import pytest
+# As the command line does for its judge (grader/cli/__init__.py): the search's numpy on one thread.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from grader import paths
+import pytest  # noqa: E402
+
+from grader import paths  # noqa: E402
 from grader.runner.grader import Grader, GradeOptions
 from grader.runner.runners import Runner
 
