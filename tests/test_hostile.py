@@ -224,7 +224,11 @@ def test_a_step_run_ahead_that_ends_its_worker_is_served_on_by_fresh_ones(grader
 
     started, real = [], grading.AheadWorker
     monkeypatch.setattr(grading, "AheadWorker", lambda *args: started.append(real(*args)) or started[-1])
-    steps = graded(grader, submission(tmp_path, "ahead", "07_head"), ("07_head", "08_occlusion"))
+    folder = submission(tmp_path, "ahead", "07_head", "08_occlusion")
+    occlusion_file = paths.step_file(folder, "08_occlusion")
+    attack = (folder / "quadrant_probabilities_exits.py").read_text(encoding="utf-8")
+    occlusion_file.write_text(occlusion_file.read_text(encoding="utf-8") + "\n\n" + attack, encoding="utf-8")
+    steps = graded(grader, folder, ("07_head", "08_occlusion"))
     assert len(started) == (1 if grader.runner.runs_ahead() else 0)
     assert full_marks(steps["07_head"])
     occlusion = steps["08_occlusion"]

@@ -299,9 +299,7 @@ def _to_run_ahead(plan: list[_Planned]) -> _Planned | None:
     code (the model forwards), needs nothing of the steps before it (their references stand in),
     and is not the session's first run."""
     for planned in plan[1:]:
-        heavy = any(isinstance(spec, dict) and spec.get("model") == "vit"
-                    for case in planned.run.cases for spec in case.args)
-        if planned.kind == "main" and planned.references and heavy:
+        if planned.kind == "main" and planned.references and "vit" in _checkpoint_parts([planned]):
             return planned
     return None
 
