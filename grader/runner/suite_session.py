@@ -281,6 +281,7 @@ def run_session(runs: list[StepRun]) -> None:
     try:
         with redirect_stdout(sink), redirect_stderr(sink), _no_plugin_autoload():
             pytest.main([str(SUITE), "-c", str(SUITE.parent / "suite.ini"), "-q", "-p", "no:cacheprovider",
+                         "-p", "no:unraisableexception",  # its five full gc.collect() at every session's end
                          "--rootdir", str(SUITE.parent), "-W", "ignore",
                          "--tb=native"], plugins=[plugin])  # its reports are never read: the cheapest kind
     finally:
