@@ -217,13 +217,15 @@ def test_exit_calls_and_segfaults_are_errors_naming_how_the_worker_ended(grader,
 
 
 def test_a_step_run_ahead_that_ends_its_worker_is_served_on_by_fresh_ones(grader, tmp_path, monkeypatch):
-    """Step 08 (the ViT forwards) runs ahead beside 07 where the runner allows; its first call ends
-    that worker. Every call of `quadrant_probabilities` is an error naming the exit, every other test
+    """Step 08 (the ViT forwards) runs ahead beside 07 where the runner allows, its calls made from
+    both ends (the thread from the last, the session from the first); each `quadrant_probabilities`
+    ends the worker that makes it. Every call of it is an error naming the exit, every other test
     of the step passes, served after the crash by fresh workers as when nothing runs ahead."""
     from grader.runner import grader as grading
 
     started, real = [], grading.AheadWorker
-    monkeypatch.setattr(grading, "AheadWorker", lambda *args: started.append(real(*args)) or started[-1])
+    monkeypatch.setattr(grading, "AheadWorker",
+                        lambda *args, **kwargs: started.append(real(*args, **kwargs)) or started[-1])
     folder = submission(tmp_path, "ahead", "07_head", "08_occlusion")
     occlusion_file = paths.step_file(folder, "08_occlusion")
     attack = (folder / "quadrant_probabilities_exits.py").read_text(encoding="utf-8")

@@ -5,14 +5,20 @@ while the light steps take their turns on the first.
 Only a step that needs nothing of the steps before it runs ahead (the reference solutions stand in
 for them), in a submission worker of its own: its own namespaces and view, so its code can neither
 see nor signal the other step's process. The session reads the results in its usual order through
-`AheadWorker`, which answers exactly as the step's worker would have, one call after the other; a
-call that ended the worker (a crash, the time limit) ends the running ahead, and what follows is
-served the usual way, by a fresh worker.
+`AheadWorker`, which answers as the step's worker would have; a call that ended a worker (a crash,
+the time limit) ends the running ahead, and what follows is served the usual way, by a fresh worker.
+
+The thread makes the calls from the last to the first: the step's heaviest calls (the hidden ones,
+with the checkpoint's ViT) come last in the session's order. Once the session gets to the step, the
+first core is free again, so the session makes the calls the thread has not started yet, from the
+first on, in a worker of the step's own in the session's submission worker; the two meet in the
+middle. Each call is made once, by one of them, and answered in the session's order.
 """
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -33,6 +39,7 @@ class _Answer:
     function: str
     returned: Returned | None = None
     gone: WorkerGone | None = None
+    worker: StepWorker | None = None  # which one made the call
 
 
 class AheadWorker:
@@ -40,16 +47,26 @@ class AheadWorker:
     calls it as it would the worker, and waits only where the thread has not got that far yet."""
 
     def __init__(self, submission: SubmissionWorker, init: dict[str, Any],
-                 calls: Callable[[list[str]], list[Call]], deadline: float) -> None:
+                 calls: Callable[[list[str]], list[Call]], deadline: float,
+                 own_worker: Callable[[], StepWorker] | None = None) -> None:
         """`submission`: a worker of the step's own; `calls` gives the step's calls once the worker
-        has said which functions the file has; `deadline`: the step's, as it starts now."""
+        has said which functions the file has; `deadline`: the step's, as it starts now;
+        `own_worker` starts the step in the session's submission worker, for the calls the thread
+        has not started when the session gets to them (None: the thread makes every call)."""
         self._submission, self._init = submission, init
         self._calls, self._deadline = calls, deadline
+        self._own_worker = own_worker
         self._worker: StepWorker | None = None
+        self._helper: StepWorker | None = None  # the session's own, started on its first call
+        self._helper_failed = own_worker is None
         self._header: dict[str, Any] | None = None
         self._start_failure: WorkerGone | None = None
-        self._answers: list[_Answer] = []
+        self._made: list[Call] | None = None
+        self._pending: deque[int] = deque()  # calls nobody has started, in the session's order
+        self._answers: dict[int, _Answer] = {}
+        self._gone_from: StepWorker | None = None  # the worker whose loss the session was told of
         self._next = 0
+        self._stop = False
         self._changed = threading.Condition()
         self._done = False
         self._thread = threading.Thread(target=self._run, name="vitgrade-ahead", daemon=True)
@@ -65,17 +82,21 @@ class AheadWorker:
             except WorkerGone as gone:
                 self._start_failure = gone
                 return
-            self._header = header
-            if header.get("type") != "ready":
-                return
-            for function, args, kwargs, arrays in self._calls(list(self._worker.functions)):
-                answer = _Answer(function)
-                try:
-                    answer.returned = self._worker.call(function, args, kwargs, arrays, self._deadline)
-                except WorkerGone as gone:
-                    answer.gone = gone
+            with self._changed:
+                self._header = header
+                if header.get("type") == "ready":
+                    self._made = self._calls(list(self._worker.functions))
+                    self._pending.extend(range(len(self._made)))
+                self._changed.notify_all()
+            while True:
                 with self._changed:
-                    self._answers.append(answer)
+                    if self._stop or not self._pending:
+                        self._done = True  # said under the lock that saw nothing left to call
+                        return
+                    index = self._pending.pop()  # the last call nobody has started
+                answer = self._make(self._worker, index, self._deadline)
+                with self._changed:
+                    self._answers[index] = answer
                     self._changed.notify_all()
                 if answer.gone is not None:
                     return
@@ -83,6 +104,16 @@ class AheadWorker:
             with self._changed:
                 self._done = True
                 self._changed.notify_all()
+
+    def _make(self, worker: StepWorker, index: int, deadline: float) -> _Answer:
+        assert self._made is not None, "calls are made only once the worker said which it has"
+        function, args, kwargs, arrays = self._made[index]
+        answer = _Answer(function, worker=worker)
+        try:
+            answer.returned = worker.call(function, args, kwargs, arrays, deadline)
+        except WorkerGone as gone:
+            answer.gone = gone
+        return answer
 
     def _wait(self, ready: Callable[[], bool]) -> None:
         with self._changed:
@@ -96,7 +127,9 @@ class AheadWorker:
 
     @property
     def exit_info(self) -> dict[str, Any] | None:
-        return self._worker.exit_info if self._worker is not None else None
+        """How the worker that was lost ended (the one started ahead, or the session's own)."""
+        worker = self._gone_from or self._worker
+        return worker.exit_info if worker is not None else None
 
     def start(self, deadline: float) -> dict[str, Any]:
         self._wait(lambda: self._header is not None or self._start_failure is not None)
@@ -109,26 +142,82 @@ class AheadWorker:
              deadline: float) -> Returned:
         index = self._next
         self._next += 1
-        self._wait(lambda: len(self._answers) > index)
-        if index >= len(self._answers):  # cannot be: every call the session makes was made ahead
+        with self._changed:
+            ours = self._take(index)
+        answer = self._made_here(index, deadline) if ours else None
+        if answer is None:
+            self._wait(lambda: index in self._answers)
+            answer = self._answers.get(index)
+        if answer is None:  # the thread stopped at a lost worker: that call reports the loss
             raise WorkerGone("error", "the step's calls made ahead ended early")
-        answer = self._answers[index]
         if answer.function != fn:
             raise WorkerGone("error", f"the calls made ahead do not match: {answer.function}, not {fn}")
         if answer.gone is not None:
+            with self._changed:
+                self._stop = True  # nothing more ahead: the session goes on with a fresh worker
+            self._gone_from = answer.worker
             raise answer.gone
         assert answer.returned is not None, "an answer holds a reply or a loss"
         return answer.returned
 
+    def _take(self, index: int) -> bool:
+        """Whether the session makes call `index` itself: nobody has started it, and the session's
+        own worker can (called with the lock held)."""
+        if self._helper_failed or not self._pending or self._pending[0] != index:
+            return False
+        self._pending.popleft()
+        return True
+
+    def _made_here(self, index: int, deadline: float) -> _Answer | None:
+        """Call `index` made by the session's own worker; None when that worker cannot start (the
+        call goes back to the thread)."""
+        if self._helper is None:
+            try:
+                helper = self._own_worker()  # type: ignore[misc] - not None unless _helper_failed
+                ready = helper.start(deadline).get("type") == "ready"
+            except WorkerGone:
+                helper, ready = None, False
+            if not ready or helper is None or helper.functions != self.functions:
+                if helper is not None:
+                    helper.kill()
+                with self._changed:
+                    self._helper_failed = True
+                    if not self._done:  # the thread makes it, after the ones it has
+                        self._pending.appendleft(index)
+                        self._changed.notify_all()
+                        return None
+                function = self._made[index][0]  # type: ignore[index] - known once started
+                return _Answer(function, gone=WorkerGone("error", "the worker for the step's last calls did not start"))
+            self._helper = helper
+        answer = self._make(self._helper, index, deadline)
+        with self._changed:
+            self._answers[index] = answer
+            self._changed.notify_all()
+        return answer
+
     def close(self, deadline: float) -> dict[str, Any] | None:
+        with self._changed:
+            self._stop = True
         self._thread.join(max(0.0, deadline - time.monotonic()))
         if self._thread.is_alive():  # still calling: ending the worker ends the thread's call too
             self.kill()
-        return self._worker.close(deadline) if self._worker is not None else None
+        ends = [w.close(deadline) for w in (self._helper, self._worker) if w is not None]
+        return _joined([e for e in ends if e is not None])
 
     def kill(self) -> None:
-        """End the step's process and its submission worker (which ends a start still under way)."""
+        """End the step's processes and the submission worker started for it (which ends a start
+        still under way)."""
+        if self._helper is not None:
+            self._helper.kill()
         if self._worker is not None:
             self._worker.kill()
         self._submission.close()
         self._thread.join()
+
+
+def _joined(ends: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The two workers' ends as one: what both printed (the session counts its bytes as one)."""
+    if len(ends) < 2:
+        return ends[0] if ends else None
+    return {**ends[-1], "output_bytes": sum(e.get("output_bytes") or 0 for e in ends),
+            "output_head": "".join(str(e.get("output_head", "")) for e in ends)}

@@ -237,8 +237,9 @@ class Grader:
             self._runner_failure = error
             raise
         self._ahead_submission = submission
-        ahead = AheadWorker(submission, planned.init, lambda functions: _calls(run, functions), run.deadline)
         later = run.spawn
+        ahead = AheadWorker(submission, planned.init, lambda functions: _calls(run, functions), run.deadline,
+                            own_worker=later)
         served: list[bool] = []
 
         def spawn() -> StepWorker:  # the first worker asked for is the one started ahead
