@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import shutil
 from pathlib import Path
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -158,19 +157,42 @@ def test_attention_of_cls_in_the_last_block(photos, solutions, params, tmp_path)
 
 # --- occlusion ----------------------------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def occlusion_of(photos, tmp_path_factory) -> Callable[[str], tuple[Result, Path]]:
-    """Run `show occlusion` once per photograph, on first use; coffee follows Newfoundland by name."""
-    runs: dict[str, tuple[Result, Path]] = {}
+class Occlusions:
+    """`show occlusion` run once per photograph, on first use (coffee follows Newfoundland by name),
+    and what it computed: its inputs and outputs, so a test reads the map it drew from without
+    running 196 covers through the ViT a second time."""
 
-    def run(name: str) -> tuple[Result, Path]:
-        if name not in runs:
-            path = tmp_path_factory.mktemp("occlusion") / f"{name}.png"
+    def __init__(self, photos: dict[str, Path], folder: Path) -> None:
+        self.photos, self.folder = photos, folder
+        self.runs: dict[str, tuple[Result, Path]] = {}
+        self.computed: dict[str, tuple[tuple, tuple]] = {}
+
+    def __call__(self, name: str) -> tuple[Result, Path]:
+        if name not in self.runs:
+            import grader.cli.show as show_module
+
+            calls: list[tuple[tuple, tuple]] = []
+            real = show_module._occlusion
+
+            def recorded(*args):
+                outputs = real(*args)
+                calls.append((args, outputs))
+                return outputs
+
+            path = self.folder / f"{name}.png"
             target = ["--target", "Newfoundland"] if name == "coffee" else []
-            runs[name] = show("occlusion", photos[name], *target, "--impl", "solutions", "--out", path), path
-        return runs[name]
+            with pytest.MonkeyPatch.context() as patch:
+                patch.setattr(show_module, "_occlusion", recorded)
+                result = show("occlusion", self.photos[name], *target, "--impl", "solutions", "--out", path)
+            self.runs[name] = result, path
+            if calls:
+                (self.computed[name],) = calls
+        return self.runs[name]
 
-    return run
+
+@pytest.fixture(scope="module")
+def occlusion_of(photos, tmp_path_factory) -> Occlusions:
+    return Occlusions(photos, tmp_path_factory.mktemp("occlusion"))
 
 
 @pytest.mark.slow
@@ -204,14 +226,16 @@ def test_occlusion_draws_the_covers_the_map_and_its_legend(name, occlusion_of, p
 
 
 @pytest.mark.slow
-def test_the_largest_drop_is_the_argmin_of_the_map(occlusion_of, photos, solutions, params):
+def test_the_largest_drop_is_the_argmin_of_the_map(occlusion_of, photos, params):
+    """The patch and points the picture names are the lowest of the map the solutions computed
+    for this photo, its target and the checkpoint's parameters."""
     result, _ = occlusion_of("unseen")
     line = OCCLUSION_LINE.match(result.stdout.strip())
     assert line, result.stdout
-    model = lambda images: solutions["07_head"].vit_forward(images, params)  # noqa: E731
-    change = solutions["08_occlusion"].occlusion_map(model, load_image(photos["unseen"]),
-                                                     int(line["target"]))  # (14, 14)
-    lowest = int(change.argmin())
+    (_, image, used_params, _, _), (target, _, _, change) = occlusion_of.computed["unseen"]
+    assert torch.equal(image, load_image(photos["unseen"]))
+    assert torch.equal(used_params.W_E, params.W_E) and target == int(line["target"])
+    lowest = int(change.argmin())  # change: (14, 14)
     assert int(line["patch"]) == lowest + 1
     assert f"{line['points']} points" == pictures.points(float(change.flatten()[lowest]))
 
