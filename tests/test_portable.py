@@ -42,7 +42,7 @@ def simulated(*args: str) -> subprocess.Popen:
     path = os.pathsep.join([str(SIMULATION), str(paths.KIT_ROOT), os.environ.get("PYTHONPATH", "")])
     env = {**os.environ, "PYTHONPATH": path, "VITGRADE_TEST_MARKER": MARKER, "PYTHONIOENCODING": "cp1252",
            "COLUMNS": "1000",  # the sandbox line unwrapped
-           "OMP_NUM_THREADS": "1"}  # five runs share two cores: OpenMP threads spinning on both would slow each other
+           "OMP_NUM_THREADS": "1"}  # five runs share two cores (see `runs`)
     env.pop("VITGRADE_RUNNER", None)  # the simulation alone must choose the portable runner
     return subprocess.Popen([sys.executable, "-m", "grader.cli", *args], env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, encoding="cp1252", cwd=paths.KIT_ROOT)
@@ -76,9 +76,10 @@ def runs(tmp_path_factory) -> dict:
     """Five CLI runs at once (they overlap their torch imports), then a look at /proc: `predict`,
     `show attention`, `grade --solutions` with hidden tests and a CSV gradebook, a `check` of
     a step 03 that loops forever ignoring signals, between correct steps 02 and 04, and a correct
-    step 01 that leaves a process running (the loop's limit costs no wall time: the grade takes
-    longer, and it leaves the correct steps room on a busy machine), and a `check` of a step 03
-    that patches torch at import before a correct step 04."""
+    step 01 that leaves a process running (the loop's 4 s limit leaves the correct steps, each well
+    under a second, room on a busy machine; the loop burns a core meanwhile), and a `check` of a
+    step 03 that patches torch at import before a correct step 04. Each run has one OpenMP thread:
+    five processes with two spinning threads each on two cores would slow each other several-fold."""
     folder = tmp_path_factory.mktemp("portable")
     loop = folder / "loop"
     shutil.copytree(LOOP, loop)
@@ -92,7 +93,7 @@ def runs(tmp_path_factory) -> dict:
     shutil.copyfile(paths.step_file(paths.SOLUTIONS, "04_cls"), paths.step_file(leaking, "04_cls"))
     started = {
         "leaking": simulated("check", "03", "04", "--submission", str(leaking), "--format", "json"),
-        "loop": simulated("check", "01", "02", "03", "04", "--submission", str(loop), "--timeout", "8",
+        "loop": simulated("check", "01", "02", "03", "04", "--submission", str(loop), "--timeout", "4",
                           "--format", "json"),
         "solutions": simulated("grade", "--solutions", "--csv", str(folder / "gradebook.csv"), "--timeout", "600"),
         "predict": simulated("predict", str(PHOTO), "--format", "json", "--top", "3"),
@@ -152,7 +153,7 @@ def test_a_loop_times_out_and_costs_only_its_own_step(runs):
     looping = steps["03_position"]
     assert looping["status"] == "timeout" and looping["score"] == 0
     assert looping["tests"] and {t["status"] for t in looping["tests"]} == {"timeout"}
-    assert "time limit (8 s)" in looping["tests"][0]["message"]
+    assert "time limit (4 s)" in looping["tests"][0]["message"]
 
 
 @pytest.mark.slow
