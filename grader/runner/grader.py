@@ -229,8 +229,7 @@ class Grader:
         """Start `planned`'s step now, in a submission worker of its own, its calls made in a thread:
         the session finds the first worker it asks for already serving. Its time limit starts now."""
         run = planned.run
-        run.started = time.monotonic()
-        run.deadline = run.started + run.limit_seconds
+        run.start_clock()
         try:
             submission = self.runner.spawn(self._submission_init)
         except (OSError, EOFError, ProtocolError) as error:

@@ -62,6 +62,11 @@ class StepRun:
     failing_functions: set[str] = field(default_factory=set)  # of this step, for "blocked by"
     started: float = 0.0
 
+    def start_clock(self) -> None:
+        """The step's time limit starts now."""
+        self.started = time.monotonic()
+        self.deadline = self.started + self.limit_seconds
+
     def test_id(self, case: Case) -> str:
         own = "" if self.label == "main" else f" ({self.label})"
         return f"{self.step.id}{own} · {case.name}"
@@ -252,8 +257,7 @@ def _start(run: StepRun) -> None:
     if run.on_start is not None:
         run.on_start()
     if not run.started:  # a run started ahead keeps the time limit it started with
-        run.started = time.monotonic()
-        run.deadline = run.started + run.limit_seconds
+        run.start_clock()
     run.step_statuses = run.earlier_statuses()
     if not run.wanted():
         run.load_failure = Feedback("not run: the step is not attempted", status="not_attempted")

@@ -459,8 +459,7 @@ def install_watches(step_id: str) -> None:
     `step_id`'s rules (before any student code: a portable worker snapshots its interpreter after)."""
     from grader.steps import get_step
 
-    watch.watch_library_names()
-    watch.guard_instruments(LOG.forbidden.add)
+    prepare_watches()  # nothing to do where the parent installed them
     LOG.step = step_id
     if _GUARD:
         _GUARD[0].step = get_step(step_id)
