@@ -14,6 +14,34 @@ import sys
 # with them on two busy cores and 0.64 s on one thread. Before anything imports numpy.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+
+def _jobs(argv: list[str]) -> str:
+    """The value of --jobs as written on the command line ("1" when absent)."""
+    for i, arg in enumerate(argv):
+        if arg == "--jobs":
+            return argv[i + 1] if i + 1 < len(argv) else ""
+        if arg.startswith("--jobs="):
+            return arg.partition("=")[2]
+    return "1"
+
+
+def _start_runner_early(argv: list[str]) -> None:
+    """`check` and `grade` wait above all for their worker's torch import: start it before this
+    module imports typer, rich and every command (about 0.2 s), rather than when the command runs.
+    Not for `--help`, nor for a pool of judges (`--jobs N`: each starts its own); a command that
+    stops before grading (a usage error) ends it as the process exits."""
+    if len(argv) < 2 or argv[1] not in ("check", "grade") or {"--help", "-h"} & set(argv) or _jobs(argv) != "1":
+        return
+    from grader.runner.runners import start_ahead
+
+    start_ahead()
+
+
+# Only as the command itself (`vitgrade`, `python -m grader.cli`, where argv[0] is "-m" while the
+# package loads), never where another program imports this module.
+if os.path.splitext(os.path.basename(sys.argv[0]))[0] in ("vitgrade", "-m", "__main__"):
+    _start_runner_early(sys.argv)
+
 import typer  # noqa: E402 - after the variable numpy reads as it loads
 
 _STUDENT_HELP = ("Auto-graded exercises for the Vision Transformer lecture (vision1.pdf).\n\n"

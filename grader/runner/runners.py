@@ -7,6 +7,7 @@ worker, always one started ahead). The judge grades through the interface alone.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import socket
 import sys
@@ -60,21 +61,36 @@ def use_portable() -> bool:
     return os.environ.get("VITGRADE_RUNNER") == "portable" or bool(missing_tools())
 
 
-_AHEAD: list[Runner] = []  # started by `started_ahead`, taken by the next `start_runner`
+_AHEAD: list[Runner] = []  # started by `start_ahead`, taken by the next `start_runner`
+
+
+def start_ahead() -> None:
+    """Start the runner now, for the grader that `start_runner` creates later: its torch import,
+    the longest wait of a check, overlaps whatever comes first (importing the command line and the
+    judge, reading folders). One that no grader takes is ended as the process exits."""
+    if not _AHEAD:
+        _AHEAD.append(_new_runner())
+
+
+@atexit.register
+def _end_ahead() -> None:
+    while _AHEAD:
+        _AHEAD.pop().close()
 
 
 @contextmanager
 def started_ahead(start: bool = True) -> Iterator[None]:
-    """Start the runner now, for the grader the block creates: its torch import, the longest wait
-    of a check, overlaps whatever the block does first (reading folders, importing the judge). A
-    runner no grader took by the block's end (nothing left to grade) is ended there."""
-    if start and not _AHEAD:
-        _AHEAD.append(_new_runner())
+    """A runner started ahead (now, unless the command line started one already) for the block's
+    grader; one no grader took by the block's end (nothing left to grade) is ended there. Without
+    `start` (a pool of judges, each starting its own) none is kept."""
+    if start:
+        start_ahead()
+    else:
+        _end_ahead()
     try:
         yield
     finally:
-        while _AHEAD:
-            _AHEAD.pop().close()
+        _end_ahead()
 
 
 def start_runner() -> Runner:
