@@ -69,3 +69,13 @@ def test_a_pool_of_judges_ends_a_runner_started_early(fake_runners):
     with runners.started_ahead(start=False):
         assert runners._AHEAD == []
     assert fake_runners[0].closed
+
+
+def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
+    """A CPU without AVX, simulated for the judge (docs/numerics.md), is simulated in the workers
+    too; a CI token stays with the judge."""
+    from grader.runner.sandbox import worker_environment
+
+    settings = {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2", "ONEDNN_MAX_CPU_ISA": "SSE41"}
+    env = worker_environment({**settings, "GITHUB_TOKEN": "ghp_secret", "PATH": "/usr/bin"})
+    assert settings.items() <= env.items() and "GITHUB_TOKEN" not in env

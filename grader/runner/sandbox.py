@@ -504,8 +504,12 @@ def _in_child(attempt, result: bool = False):
 # ---------------------------------------------------------------- the worker's environment
 
 #: Environment variables a worker inherits; everything else (CI tokens, keys) stays with the judge.
+#: The CPU's kernels as this machine's settings choose them are among them: a worker computes with
+#: the instructions the judge was told to use (and a CPU without AVX is simulated in the workers too).
 ENVIRONMENT = ("PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONPATH", "VIRTUAL_ENV", "CONDA_PREFIX",
-               "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TMPDIR")
+               "OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_CORETYPE", "OPENBLAS_L2_SIZE", "TMPDIR",
+               "ATEN_CPU_CAPABILITY", "MKL_ENABLE_INSTRUCTIONS", "MKL_CBWR", "ONEDNN_MAX_CPU_ISA",
+               "DNNL_MAX_CPU_ISA")
 
 
 def worker_environment(environ: dict[str, str]) -> dict[str, str]:
