@@ -143,6 +143,9 @@ class Change:
 
     quantity: str
     transform: Transform
+    key: tuple | None = None
+    """What the change does, as data, where a helper below made it (`("set_to", "softmax_axis", -2)`):
+    two changes with equal keys are one change, however they were reached."""
 
 
 @dataclass(frozen=True)
@@ -153,6 +156,12 @@ class Edit:
 
     def __add__(self, other: Edit) -> Edit:
         return Edit(self.changes + other.changes)
+
+    @property
+    def key(self) -> tuple | None:
+        """The changes' keys, where every change has one: equal keys, the same mistake."""
+        keys = tuple(change.key for change in self.changes)
+        return keys if keys and None not in keys else None
 
 
 NO_EDIT = Edit()
@@ -289,7 +298,7 @@ class Call:
 
 def replaced(quantity: str, by: str) -> Edit:
     """`quantity` replaced by the already computed `by` (V by K)."""
-    return Edit((Change(quantity, lambda value, t: t[by]),))
+    return Edit((Change(quantity, lambda value, t: t[by], ("replaced", quantity, by)),))
 
 
 def left_out(quantity: str) -> Edit:
@@ -297,17 +306,17 @@ def left_out(quantity: str) -> Edit:
     def transform(value: Array, t: Trace) -> Array:
         neutral = 1 if t.roles[quantity] == "factor" else 0
         return neutral if isinstance(value, (int, float)) else value * 0 + neutral
-    return Edit((Change(quantity, transform),))
+    return Edit((Change(quantity, transform, ("left_out", quantity)),))
 
 
 def times(quantity: str, factor: float) -> Edit:
     """`quantity` multiplied by `factor` (−1: the wrong sign)."""
-    return Edit((Change(quantity, lambda value, t: value * factor),))
+    return Edit((Change(quantity, lambda value, t: value * factor, ("times", quantity, factor)),))
 
 
 def set_to(quantity: str, value: Any) -> Edit:
     """An axis, order, index or constant given another value."""
-    return Edit((Change(quantity, lambda _, t: value),))
+    return Edit((Change(quantity, lambda _, t: value, ("set_to", quantity, value)),))
 
 
 def recomputed(quantity: str, compute: Callable[[Trace], Array]) -> Edit:

@@ -49,6 +49,27 @@ def mistake(function: str, id: str, title: str, page: int, edit: Edit | Callable
     CATALOGUE.setdefault(function, []).append(Mistake(id, function, title, page, edit))
 
 
+def known_by_edit(key: tuple | None, function: str) -> Mistake | None:
+    """The catalogued mistake made by the edit with this key (`Edit.key`), `function`'s own first,
+    else None: a mistake the diagnosis search finds in another function (the softmax over the
+    queries inside multi_head_attention) is then the same mistake as the catalogue's, in reports too."""
+    if key is None:
+        return None
+    if not _BY_EDIT:
+        for mistakes in CATALOGUE.values():
+            for known in mistakes:
+                if isinstance(known.edit, Edit) and known.edit.key is not None:
+                    _BY_EDIT.setdefault(known.edit.key, []).append(known)
+    try:
+        found = _BY_EDIT.get(key, [])
+    except TypeError:  # a value without a hash (an array) is in no catalogued key
+        return None
+    return next((known for known in found if known.function == function), found[0] if found else None)
+
+
+_BY_EDIT: dict[tuple, list[Mistake]] = {}
+
+
 # ---------------------------------------------------------------- edits shared by several functions
 
 def _layer_norm(x: Array, weight: Array, bias: Array) -> Array:

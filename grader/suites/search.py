@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from grader.mistakes import catalogue
 from grader.results import Finding
 
 try:  # the correct maths: instructor side only
@@ -815,7 +816,7 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: tuple
             fitting.append(candidate)
     matches = [(c, output) for c in fitting for output in [call.edited(c)]
                if output is not None and output.shape == got.shape and close(got, output)]
-    return _single(matches)
+    return _single(matches, case.function)
 
 
 class _Call:
@@ -893,7 +894,7 @@ def _part(output: Any, part: int | None) -> np.ndarray:
     return np.asarray(output[part] if part is not None else output, np.float64)
 
 
-def _single(matches: list[tuple[Candidate, np.ndarray]]) -> Finding | None:
+def _single(matches: list[tuple[Candidate, np.ndarray]], function: str) -> Finding | None:
     """The finding when every matching edit gives the same numbers (one mistake, however spelled)."""
     if not matches:
         return None
@@ -906,7 +907,11 @@ def _single(matches: list[tuple[Candidate, np.ndarray]]) -> Finding | None:
         first = next((c for c, _ in matches if c.id.startswith(prefixes)), first)
         if first.id.startswith(prefixes):
             break
-    return Finding(f"edit.{first.id}", first.sentence, f"{first.sentence} (page {first.page})", first.page)
+    sentence = f"{first.sentence} (page {first.page})"
+    for candidate, _ in matches:  # a catalogued mistake keeps its own id and title wherever it is found
+        if (known := catalogue.known_by_edit(candidate.edit.key, function)) is not None:
+            return Finding(f"known.{known.id}", known.title, sentence, known.page)
+    return Finding(f"edit.{first.id}", first.sentence, sentence, first.page)
 
 
 #: Two edits give the same numbers (one mistake, spelled twice) when they agree to float64 rounding: the
