@@ -261,3 +261,11 @@ def test_findings_survive_the_json_contract_and_a_result_without_one_is_grouped_
                                    "sentence": "", "page": None}
     carl = next(m for m in common_mistakes(CLASS) if m.students == ["carl"] and m.step == "05_attention")
     assert (carl.id, carl.known) == ("failed", False)
+
+
+def test_a_folder_without_step_files_shows_why_it_scored_nothing() -> None:
+    empty = replace(student("gus", flatten(0, "not_attempted")), not_graded="no step file: the folder is empty.")
+    page = Page(to_class_report([empty, CLASS[0]], title="ViT exercises"))
+    assert [text for kind, text in page.rows if kind == "feedback"][0] == \
+        "Not graded: no step file: the folder is empty."
+    assert len(page.details) == 1  # the other student's: nothing to open for a folder never graded

@@ -230,6 +230,8 @@ def _feedback(result: SubmissionResult) -> str:
 
     A step not attempted at all is one line, not one line per test.
     """
+    if result.not_graded:  # a folder without step files: nothing was run, the reason says why
+        return f'<p class="why">Not graded: {escape(clean(result.not_graded))}</p>'
     parts, summary = [], []
     for step in result.steps:
         if step.status == "passed":
@@ -326,6 +328,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: now
 .tag { font-size: 11px; color: #57606a; border: 1px solid #c8d0d8; border-radius: 4px; padding: 0 4px; }
 .students td.step { text-align: right; font-variant-numeric: tabular-nums; width: 52px; }
 .students td.total { width: 90px; }
+.why { margin: 0; color: #57606a; }
 .key { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin: 0 4px 0 10px; }
 .students tr.student th, .students tr.student td { border-bottom: none; }
 .students tr.feedback td { padding-top: 0; font-size: 13px; }
