@@ -5,6 +5,6 @@ them on every fixture case and stores the results beside the expected outputs; t
 names a mistake whenever a student's output equals one of them. The release leaves this package
 out: a wrong implementation one edit away from the right one would give the solution away.
 """
-from grader.mistakes.catalogue import CATALOGUE, Mistake
+from grader.mistakes.catalogue import CATALOGUE, Mistake, known_by_edit
 
-__all__ = ["CATALOGUE", "Mistake"]
+__all__ = ["CATALOGUE", "Mistake", "known_by_edit"]

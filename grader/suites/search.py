@@ -22,13 +22,13 @@ from typing import Any
 
 import numpy as np
 
-from grader.mistakes import catalogue
 from grader.results import Finding
 
-try:  # the correct maths: instructor side only
+try:  # the correct maths and the catalogue of mistakes: instructor side only (the release has neither)
     from grader import lecture_maths as maths
+    from grader import mistakes
 except ImportError:
-    maths = None
+    maths = mistakes = None
 
 #: CPU seconds (this process's, so that other load on the machine does not count) one failing test
 #: may spend searching; a search that would need more finds nothing rather than a guess.
@@ -909,7 +909,7 @@ def _single(matches: list[tuple[Candidate, np.ndarray]], function: str) -> Findi
             break
     sentence = f"{first.sentence} (page {first.page})"
     for candidate, _ in matches:  # a catalogued mistake keeps its own id and title wherever it is found
-        if (known := catalogue.known_by_edit(candidate.edit.key, function)) is not None:
+        if (known := mistakes.known_by_edit(candidate.edit.key, function)) is not None:
             return Finding(f"known.{known.id}", known.title, sentence, known.page)
     return Finding(f"edit.{first.id}", first.sentence, sentence, first.page)
 
