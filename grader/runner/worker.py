@@ -103,8 +103,8 @@ class _LazyModule:
 
 
 def preload() -> None:
-    """Everything a worker needs, imported and installed once before any student code: the zygote's
-    forks share it copy-on-write, a portable worker prepares it while it waits for its submission."""
+    """Everything a worker needs, imported once before any student code: the zygote's forks share
+    it copy-on-write, a portable worker imports it while it waits for its submission."""
     import safetensors.torch  # noqa: F401
     import torch
 
@@ -117,7 +117,6 @@ def preload() -> None:
     import grader.student  # noqa: F401
 
     torch.zeros(1) @ torch.zeros(1, 1)  # warm the allocator before forking
-    prepare_watches()  # every fork inherits them: a submission's worker no longer touches torch's modules
 
 
 # ---------------------------------------------------------------- values in and out
@@ -448,9 +447,9 @@ _GUARD: list[watch.ImportGuard] = []  # one per process: its hooks cannot be rem
 
 
 def prepare_watches() -> None:
-    """The step-independent watches (torch's library names, the doors past the recording), installed
-    as torch is preloaded: every process forked later inherits them instead of touching every torch
-    module's namespace again (18 ms of copy-on-write per process)."""
+    """The step-independent watches (torch's library names, the doors past the recording), in a
+    process that forks step processes: done once there, each fork inherits them instead of
+    touching every torch module's namespace again (tens of milliseconds of copy-on-write per step)."""
     watch.watch_library_names()
     watch.guard_instruments(LOG.forbidden.add)
 
