@@ -326,12 +326,13 @@ def _looping(submission: Path) -> None:
 
 @pytest.mark.slow
 def test_a_bundle_whose_every_function_loops_times_out_step_by_step(source: Path, tmp_path: Path) -> None:
-    """The run_autograder of a 50-second assignment (2.5 s per step, so the test stays short; the
-    grader is stopped after 35 s): the grader's own results.json comes before it is stopped, each
-    looping step 'timed out', the right steps with their points."""
+    """The run_autograder of a 45-second assignment (1.8 s per step, so the test stays short; every
+    step ends within 15 s, the grader is stopped after 30 s): the grader's own results.json comes
+    before it is stopped, each looping step 'timed out', the right steps (01 and 03, graded before
+    any loop can squeeze them) with their points."""
     from grader.platforms.gradescope import RUN_AUTOGRADER, budget
 
-    shares = budget(50)
+    shares = budget(45)
     root = layout(tmp_path, source)
     (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
         stop_after=shares.stop_after, per_step=shares.per_step, within=shares.steps_within, show_hidden=""))
