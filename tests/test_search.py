@@ -161,7 +161,11 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
 ]
 
 
-@pytest.mark.parametrize("step, name, wrong, edit, words", WRONG, ids=[w[3] for w in WRONG])
+#: Each case by the finding it expects, and by the function too where two expect the same one.
+WRONG_IDS = [w[3] if [x[3] for x in WRONG].count(w[3]) == 1 else f"{w[3]} in {w[1].split(' ·')[0]}" for w in WRONG]
+
+
+@pytest.mark.parametrize("step, name, wrong, edit, words", WRONG, ids=WRONG_IDS)
 def test_the_search_names_the_one_edit_that_gives_a_wrong_answer(step, name, wrong, edit, words):
     case = _case(step, "hidden", name)
     with torch.inference_mode():
