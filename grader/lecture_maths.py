@@ -235,6 +235,10 @@ class Trace:
         """A row picked out (CLS is row 0)."""
         return self._named(name, index, "index")
 
+    def size(self, name: str, pixels: int) -> int:
+        """A length in pixels (a cover's side)."""
+        return self._named(name, pixels, "size")
+
 
 def run(function: Callable[..., Any], args: Sequence[Any], edit: Edit = NO_EDIT,
         reuse: Trace | None = None) -> tuple[Any, Trace]:
@@ -574,7 +578,9 @@ def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target
     t = trace if trace is not None else Trace()
     ops = ops_for(image)
     fill = t.constant("fill", 0.0)
-    covers = [cover(image, q.top, q.left, QUADRANT_SIDE, fill) for q in t.order("quadrants", QUADRANTS)]
+    half = t.size("quadrant_side", QUADRANT_SIDE)  # half the image's side: each quadrant starts at 0 or there
+    covers = [cover(image, q.top // QUADRANT_SIDE * half, q.left // QUADRANT_SIDE * half, half, fill)
+              for q in t.order("quadrants", QUADRANTS)]
     logits = ops.concat([model(c) for c in covers], axis=0)  # (4, classes): one cover at a time
     return t("probabilities", ops.softmax(logits, axis=t.axis("class_axis", -1))[:, target])  # (4,)
 

@@ -193,6 +193,32 @@ def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_name
     assert found is not None and found.id == "edit.axis:class_axis:0", found
 
 
+def _covered(image, squares):
+    """Copies of `image`, each with one (top, left, size) square set to mid-gray 0."""
+    covers = []
+    for top, left, size in squares:
+        covered = image.clone()
+        covered[:, :, top:top + size, left:left + size] = 0.0
+        covers.append(covered)
+    return torch.cat(covers)
+
+
+def test_quadrants_of_the_wrong_size_are_named_by_the_side_they_have():
+    """Quadrants a quarter of the image's side (56-pixel squares at 56-pixel offsets), as a student
+    who divides by 4 for "a quarter" computes them: named by the side of the covers."""
+    from grader.runner.probe import ProbeModel
+
+    case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 38")
+    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+    _, image, target = _torch_args(case)
+    quarter = image.shape[-1] // 4
+    covers = _covered(image, [(r * quarter, c * quarter, quarter) for r in (0, 1) for c in (0, 1)])
+    got = model(covers).softmax(-1)[:, target].double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.size:quadrant_side:56", found
+    assert "each quadrant's side 56 pixels (half of 112)" in found.sentence
+
+
 def test_two_different_edits_that_fit_within_the_tolerance_name_nothing():
     """On rows of variance ~1e-5 around a positive mean, the uncentred variance gives √(mean² + var) ≈ mean:
     dividing by the mean (another edit) fits as well within the case's tolerance, though the two differ

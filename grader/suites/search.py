@@ -79,6 +79,7 @@ WORDS: dict[str, tuple[str, int]] = {
     "cls_row": ("the row read out", 38), "h": ("the CLS summary h", 38),
     "logits": ("the logits", 52), "b_head": ("the head's bias", 54),
     "fill": ("the cover's fill value", 42), "covered": ("the covered image", 42),
+    "quadrant_side": ("each quadrant's side", 43),
     "quadrants": ("the quadrant order TL, TR, BL, BR", 43), "original": ("the original probability", 44),
     "covered_probabilities": ("the covered probabilities", 44), "change": ("the map", 44),
     "probabilities": ("the probabilities", 43), "class_axis": ("the softmax's axis", 43),
@@ -275,9 +276,18 @@ def _index_edits(name: str, trace: Any) -> Iterator[Candidate]:
                         _page(name), maths.set_to(name, index))
 
 
+def _size_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    """A cover's side halved or doubled (a quadrant a quarter of the image's side)."""
+    current = int(trace[name])
+    for size, change in ((current // 2, f"half of {current}"), (current * 2, f"twice {current}")):
+        if size > 0:
+            yield Candidate(f"size:{name}:{size}", _sentence(f"with {_words(name)} {size} pixels ({change})"),
+                            _page(name), maths.set_to(name, size))
+
+
 _ROLE_EDITS: dict[str, Callable[[str, Any], Iterator[Candidate]]] = {
     "value": _value_edits, "term": _term_edits, "factor": _factor_edits, "constant": _constant_edits,
-    "axis": _axis_edits, "order": _order_edits, "index": _index_edits,
+    "axis": _axis_edits, "order": _order_edits, "index": _index_edits, "size": _size_edits,
 }
 
 
@@ -617,7 +627,7 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
     ("subtracted", "sign term"), ("twice", "term"), ("scaled", "term"), ("squared", "term"),
     ("inverted", "term"), ("root", "term"), ("reversed", "order"), ("shifted", "order"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
-    ("index", "term"), ("activation", "activation"),
+    ("index", "term"), ("activation", "activation"), ("size", "part"),
 ]}
 #: What each of the lecture's known moves claims, by its name.
 MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
