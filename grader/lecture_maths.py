@@ -579,8 +579,7 @@ def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target
     ops = ops_for(image)
     fill = t.constant("fill", 0.0)
     half = t.size("quadrant_side", QUADRANT_SIDE)  # half the image's side: each quadrant starts at 0 or there
-    covers = [cover(image, q.top // QUADRANT_SIDE * half, q.left // QUADRANT_SIDE * half, half, fill)
-              for q in t.order("quadrants", QUADRANTS)]
+    covers = [cover(image, q.row * half, q.column * half, half, fill) for q in t.order("quadrants", QUADRANTS)]
     logits = ops.concat([model(c) for c in covers], axis=0)  # (4, classes): one cover at a time
     return t("probabilities", ops.softmax(logits, axis=t.axis("class_axis", -1))[:, target])  # (4,)
 

@@ -6,6 +6,8 @@ warn against or explain the convention.
 """
 from __future__ import annotations
 
+import functools
+
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,21 +55,22 @@ def known_by_edit(key: tuple | None, function: str) -> Mistake | None:
     """The catalogued mistake made by the edit with this key (`Edit.key`), `function`'s own first,
     else None: a mistake the diagnosis search finds in another function (the softmax over the
     queries inside multi_head_attention) is then the same mistake as the catalogue's, in reports too."""
-    if key is None:
-        return None
-    if not _BY_EDIT:
-        for mistakes in CATALOGUE.values():
-            for known in mistakes:
-                if isinstance(known.edit, Edit) and known.edit.key is not None:
-                    _BY_EDIT.setdefault(known.edit.key, []).append(known)
     try:
-        found = _BY_EDIT.get(key, [])
+        found = _by_edit().get(key, []) if key is not None else []
     except TypeError:  # a value without a hash (an array) is in no catalogued key
         return None
     return next((known for known in found if known.function == function), found[0] if found else None)
 
 
-_BY_EDIT: dict[tuple, list[Mistake]] = {}
+@functools.cache
+def _by_edit() -> dict[tuple, list[Mistake]]:
+    """Every catalogued mistake made by a fixed edit (not one built from the call's arguments), by key."""
+    index: dict[tuple, list[Mistake]] = {}
+    for mistakes in CATALOGUE.values():
+        for known in mistakes:
+            if isinstance(known.edit, Edit) and known.edit.key is not None:
+                index.setdefault(known.edit.key, []).append(known)
+    return index
 
 
 # ---------------------------------------------------------------- edits shared by several functions
