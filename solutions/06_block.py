@@ -31,8 +31,12 @@ def layer_norm(x: Tensor, weight: Tensor, bias: Tensor, eps: float = 1e-6) -> Te
         >>> layer_norm(torch.tensor([[1.0, 3.0]]), torch.ones(2), torch.zeros(2)).tolist()
         [[-0.9999995231628418, 0.9999995231628418]]
     """
-    var, mean = torch.var_mean(x, dim=-1, keepdim=True, correction=0)  # (..., 1) each, biased var
-    return (x - mean) * torch.rsqrt(var + eps) * weight + bias  # one pass fewer than / sqrt
+    # Two plain means, not torch.var_mean: on the CPU its reduction over the last axis is far slower
+    # (about 7 ms against 1 ms for the whole LayerNorm of 32 images, one thread, on the build machine).
+    mean = x.mean(dim=-1, keepdim=True)  # (..., 1)
+    centred = x - mean  # (..., D)
+    var = (centred * centred).mean(dim=-1, keepdim=True)  # (..., 1), biased: divided by D, not D - 1
+    return centred * torch.rsqrt(var + eps) * weight + bias  # one pass fewer than / sqrt
 
 
 def mlp(x: Tensor, W_1: Tensor, b_1: Tensor, W_2: Tensor, b_2: Tensor) -> Tensor:
