@@ -17,8 +17,13 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import pytest  # noqa: E402
 
 from grader import paths  # noqa: E402
-from grader.runner.grader import Grader, GradeOptions
-from grader.runner.runners import Runner
+from grader.runner.grader import Grader, GradeOptions  # noqa: E402
+from grader.runner.runners import Runner  # noqa: E402
+from grader.runner.sandbox import keep_freed_memory  # noqa: E402
+
+# The tests' own forwards (shown occlusion maps, rebuilt fixtures) reuse freed memory, as the
+# commands that run them do.
+keep_freed_memory()
 
 
 @pytest.fixture(scope="session")

@@ -42,6 +42,7 @@ def build(
     from grader.checkpoint import CheckpointError
     from grader.expected.build import build as build_fixtures
     from grader.photos import PhotoError, fixture_photo
+    from grader.runner.sandbox import keep_freed_memory
     from grader.steps import STEP_IDS
 
     try:  # a bad photograph is refused before the checkpoint is loaded
@@ -49,6 +50,7 @@ def build(
                   if path is not None}
     except PhotoError as error:
         fail(str(error))
+    keep_freed_memory()  # the forwards of every case run here: activations reuse freed memory
     with progress("building fixtures", 2 + 2 * len(STEP_IDS)) as advance:
         try:
             manifest = build_fixtures(checkpoint, out_dir, advance=advance, photos=photos)
