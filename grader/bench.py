@@ -136,8 +136,10 @@ def forward_figures(repeats: int) -> list[Figure]:
 
     from grader.checkpoint import load_checkpoint
     from grader.photos import SAMPLE, load_image
+    from grader.runner.sandbox import keep_freed_memory
     from grader.student import load_step_file
 
+    keep_freed_memory()  # as the kit's forwards run (workers, `show occlusion`): freed tensors reused
     checkpoint = load_checkpoint("stand-in")
     params, model = checkpoint.params(), checkpoint.timm_model()
     head = load_step_file(paths.SOLUTIONS / "07_head.py")
