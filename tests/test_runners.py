@@ -79,3 +79,22 @@ def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
     settings = {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2", "ONEDNN_MAX_CPU_ISA": "SSE41"}
     env = worker_environment({**settings, "GITHUB_TOKEN": "ghp_secret", "PATH": "/usr/bin"})
     assert settings.items() <= env.items() and "GITHUB_TOKEN" not in env
+
+
+def test_a_command_that_runs_the_vit_itself_keeps_freed_memory_as_the_workers_do(monkeypatch):
+    """At run time through glibc's mallopt, with the values the workers get in their environment;
+    another C library (macOS, Windows, musl) is left as it is."""
+    from grader.runner import sandbox
+
+    calls: list[tuple[int, int]] = []
+    monkeypatch.setattr(sandbox, "_libc_function", lambda name: lambda *args: calls.append(args) or 1)
+    monkeypatch.setattr(sandbox, "in_libc", lambda name: True)
+    monkeypatch.setattr(sandbox.platform, "libc_ver", lambda: ("glibc", "2.36"))
+    sandbox.keep_freed_memory()
+    assert sorted(calls) == [(-3, 32 << 20), (-1, 1 << 30)]  # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
+    assert {int(v) for v in sandbox.KEEP_FREED_MEMORY.values()} == {value for _, value in calls}
+
+    calls.clear()
+    monkeypatch.setattr(sandbox.platform, "libc_ver", lambda: ("", ""))
+    sandbox.keep_freed_memory()
+    assert calls == []

@@ -523,7 +523,7 @@ def worker_environment(environ: dict[str, str]) -> dict[str, str]:
 #: Up to 32 MiB (glibc's largest threshold) freed memory is kept for the next tensor. Other C
 #: libraries (macOS, Windows) ignore the names.
 KEEP_FREED_MEMORY = {"MALLOC_MMAP_THRESHOLD_": str(32 << 20), "MALLOC_TRIM_THRESHOLD_": str(1 << 30)}
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
+_MALLOPT_PARAMETERS = {"MALLOC_MMAP_THRESHOLD_": -3, "MALLOC_TRIM_THRESHOLD_": -1}  # glibc's malloc.h
 
 
 def keep_freed_memory() -> None:
@@ -532,5 +532,5 @@ def keep_freed_memory() -> None:
     if platform.libc_ver()[0] != "glibc" or not in_libc("mallopt"):
         return
     mallopt = _libc_function("mallopt")
-    mallopt(_M_MMAP_THRESHOLD, 32 << 20)
-    mallopt(_M_TRIM_THRESHOLD, 1 << 30)
+    for name, value in KEEP_FREED_MEMORY.items():
+        mallopt(_MALLOPT_PARAMETERS[name], int(value))
