@@ -7,7 +7,6 @@ warn against or explain the convention.
 from __future__ import annotations
 
 import functools
-
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
