@@ -20,9 +20,11 @@ from typer.testing import CliRunner
 
 from grader import paths
 from grader.cli import app
+from grader.platforms.gradescope import RUN_AUTOGRADER, Budget, budget
 from grader.steps import STEPS, get_step
 from mutants.catalogue import MUTANTS
 from test_reports import gradescope_problems
+from together import Finished, run_together
 
 runner = CliRunner()
 NO_BIAS = next(m for m in MUTANTS if m.id == "02_project/no_bias")
@@ -63,17 +65,26 @@ def layout(base: Path, source: Path) -> Path:
 CONTAINER = ["setpriv", "--inh-caps=-sys_admin", "--bounding-set=-sys_admin", "--"]
 
 
-def run(root: Path, container: bool = False) -> tuple[dict, float]:
-    """run_autograder as the harness runs it: in /autograder, exit status ignored, results.json read."""
-    started = time.monotonic()
+def harness(root: Path, container: bool = False) -> dict:
+    """run_autograder as the harness starts it, in /autograder (subprocess.Popen's arguments)."""
     environment = {**os.environ, "VITGRADE_AUTOGRADER_ROOT": str(root)}
     environment.pop("PYTHONPATH", None)  # the bundle's own grader must do the work
-    command = (CONTAINER if container else []) + [str(root / "run_autograder")]
-    process = subprocess.run(command, cwd=root, env=environment, capture_output=True, text=True, timeout=300)
+    return {"args": (CONTAINER if container else []) + [str(root / "run_autograder")], "cwd": root, "env": environment}
+
+
+def results_of(root: Path, process: subprocess.CompletedProcess | Finished) -> dict:
+    """The results.json a finished run_autograder left, read as the harness reads it (exit status ignored)."""
     assert process.returncode == 0, process.stderr
     results = json.loads((root / "results" / "results.json").read_text())
     assert gradescope_problems(results) == []  # Gradescope's published format, whatever happened
-    return results, time.monotonic() - started
+    return results
+
+
+def run(root: Path, container: bool = False) -> tuple[dict, float]:
+    """run_autograder run to its end: (results.json, seconds)."""
+    started = time.monotonic()
+    process = subprocess.run(**harness(root, container), capture_output=True, text=True, timeout=300)
+    return results_of(root, process), time.monotonic() - started
 
 
 def test_bundle_holds_the_scripts_at_its_root_and_the_kit_without_tests(bundle: Path) -> None:
@@ -93,12 +104,9 @@ def test_bundle_holds_the_scripts_at_its_root_and_the_kit_without_tests(bundle: 
         assert subprocess.run(["bash", "-n"], input=text, text=True).returncode == 0  # syntax
 
 
-@pytest.fixture(scope="module")
-def partial(source: Path, tmp_path_factory) -> dict:
+def partial_layout(root: Path) -> None:
     """A repository zip's layout: one folder on top, the steps in its exercises/, macOS litter
-    beside it; steps 01 and 03 right, 02 one known mistake away, the rest missing. Graded as on
-    Gradescope, in a container without CAP_SYS_ADMIN."""
-    root = layout(tmp_path_factory.mktemp("partial"), source)
+    beside it; steps 01 and 03 right, 02 one known mistake away, the rest missing."""
     exercises = root / "submission" / "vit-exercises-main" / "exercises"
     exercises.mkdir(parents=True)
     for step_id in ("01_flatten", "03_position"):
@@ -108,7 +116,43 @@ def partial(source: Path, tmp_path_factory) -> dict:
     (exercises / "04_CLS.py").write_text("def prepend_cls(): pass\n")  # misnamed: left aside, with a hint
     (root / "submission" / "__MACOSX").mkdir()
     (root / "submission" / "__MACOSX" / "._01_flatten.py").write_bytes(b"\x00\x05\x16\x07")
-    return run(root, container=os.geteuid() == 0 and shutil.which("setpriv") is not None)[0]
+
+
+def looping_layout(root: Path) -> Budget:
+    """The run_autograder of a 45-second assignment (1.8 s per step, so the test stays short; every
+    step ends within 15 s, the grader is stopped after 30 s). Steps 01 and 03 right; every function
+    of every other step loops for ever."""
+    shares = budget(45)
+    (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
+        stop_after=shares.stop_after, per_step=shares.per_step, within=shares.steps_within, show_hidden=""))
+    for step in STEPS:
+        if step.id in ("01_flatten", "03_position"):
+            shutil.copyfile(paths.step_file(paths.SOLUTIONS, step.id), root / "submission" / f"{step.id}.py")
+            continue
+        stub = paths.step_file(paths.EXERCISES, step.id).read_text()
+        looping = re.sub(r"raise NotImplementedError\([^)]*\)", "while True:\n        pass", stub)
+        assert looping.count("while True") == len(step.functions), step.id
+        (root / "submission" / f"{step.id}.py").write_text(looping)
+    return shares
+
+
+@pytest.fixture(scope="module")
+def graded_bundles(source: Path, tmp_path_factory) -> dict[str, tuple[dict, float, Budget | None]]:
+    """The module's two real gradings, run at once (each keeps about one core busy): the partial
+    submission, as on Gradescope in a container without CAP_SYS_ADMIN, and the looping one.
+    {name: (results.json, seconds, the time budget it ran under)}."""
+    roots = {name: layout(tmp_path_factory.mktemp(name), source) for name in ("partial", "looping")}
+    partial_layout(roots["partial"])
+    shares = {"partial": None, "looping": looping_layout(roots["looping"])}
+    container = os.geteuid() == 0 and shutil.which("setpriv") is not None
+    runs = run_together({"partial": harness(roots["partial"], container), "looping": harness(roots["looping"])},
+                        tmp_path_factory.mktemp("bundle-output"), timeout=300)
+    return {name: (results_of(roots[name], runs[name]), runs[name].seconds, shares[name]) for name in roots}
+
+
+@pytest.fixture(scope="module")
+def partial(graded_bundles) -> dict:
+    return graded_bundles["partial"][0]
 
 
 @pytest.mark.slow
@@ -312,32 +356,11 @@ def test_a_time_limit_below_what_a_grade_needs_is_refused_in_one_line(tmp_path: 
         assert len(refused.output.strip().splitlines()) == 1 and not (tmp_path / "a.zip").exists()
 
 
-def _looping(submission: Path) -> None:
-    """Steps 01 and 03 right; every function of every other step loops for ever."""
-    for step in STEPS:
-        if step.id in ("01_flatten", "03_position"):
-            shutil.copyfile(paths.step_file(paths.SOLUTIONS, step.id), submission / f"{step.id}.py")
-            continue
-        stub = paths.step_file(paths.EXERCISES, step.id).read_text()
-        looping = re.sub(r"raise NotImplementedError\([^)]*\)", "while True:\n        pass", stub)
-        assert looping.count("while True") == len(step.functions), step.id
-        (submission / f"{step.id}.py").write_text(looping)
-
-
 @pytest.mark.slow
-def test_a_bundle_whose_every_function_loops_times_out_step_by_step(source: Path, tmp_path: Path) -> None:
-    """The run_autograder of a 45-second assignment (1.8 s per step, so the test stays short; every
-    step ends within 15 s, the grader is stopped after 30 s): the grader's own results.json comes
-    before it is stopped, each looping step 'timed out', the right steps (01 and 03, graded before
-    any loop can squeeze them) with their points."""
-    from grader.platforms.gradescope import RUN_AUTOGRADER, budget
-
-    shares = budget(45)
-    root = layout(tmp_path, source)
-    (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
-        stop_after=shares.stop_after, per_step=shares.per_step, within=shares.steps_within, show_hidden=""))
-    _looping(root / "submission")
-    results, seconds = run(root)
+def test_a_bundle_whose_every_function_loops_times_out_step_by_step(graded_bundles) -> None:
+    """The grader's own results.json comes before it is stopped, each looping step 'timed out', the
+    right steps (01 and 03, graded before any loop can squeeze them) with their points."""
+    results, seconds, shares = graded_bundles["looping"]
     assert seconds < shares.stop_after and not results["output"].startswith("Nothing was graded")
     for step in STEPS:
         own = [t for t in results["tests"] if t["name"].startswith(step.id)]

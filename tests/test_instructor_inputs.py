@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from typer.testing import CliRunner
 from grader import paths
 from grader.checkpoint import HUB_ID, load_checkpoint
 from grader.photos import SAMPLE, SECOND, fixture_photo, load_pixels
+from together import run_together
 
 BUILT_STEP = "02_project"
 REVISION = "4f8a5b1c9d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60"  # any commit hash: refs/main names the snapshot
@@ -77,28 +77,38 @@ def _offline_env(home: Path) -> dict[str, str]:
     return {**os.environ, "HF_HOME": str(home), "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(paths.KIT_ROOT)}
 
 
+#: Loads the cache as timm does and prints whether every tensor is the blob's (argv[1]).
+TIMM_LOADS = ("import sys, timm, torch; from safetensors.torch import load_file; "
+              f"model = timm.create_model({HUB_ID!r}, pretrained=True); "
+              "expected = load_file(sys.argv[1]); "
+              "print(all(torch.equal(t, expected[n]) for n, t in model.state_dict().items()))")
+
+
 @pytest.fixture(scope="module")
-def built(hub_home, photos, tmp_path_factory) -> Path:
-    home, _ = hub_home
+def offline(hub_home, photos, tmp_path_factory) -> dict:
+    """Two offline runs at once, each a single-threaded torch import and load: timm loading the
+    cache itself, and the fixtures built from it into `out`."""
+    home, blob = hub_home
     out = tmp_path_factory.mktemp("fixtures")
-    result = subprocess.run(
-        [sys.executable, "-c", ONE_STEP_CLI, "fixtures", "build", "--checkpoint", HUB_ID,
-         "--photo", str(photos["sample"]), "--second-photo", str(photos["second"]), "--out", str(out)],
-        env=_offline_env(home), capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    build = [sys.executable, "-c", ONE_STEP_CLI, "fixtures", "build", "--checkpoint", HUB_ID,
+             "--photo", str(photos["sample"]), "--second-photo", str(photos["second"]), "--out", str(out)]
+    runs = run_together({"timm": {"args": [sys.executable, "-c", TIMM_LOADS, str(blob)], "env": _offline_env(home)},
+                         "build": {"args": build, "env": _offline_env(home)}},
+                        tmp_path_factory.mktemp("offline-output"), timeout=300)
+    return {**runs, "out": out}
+
+
+@pytest.fixture(scope="module")
+def built(offline) -> Path:
+    result = offline["build"]
     assert result.returncode == 0, result.stdout + result.stderr
     assert HUB_ID in result.stdout and "(real)" in result.stdout
-    return out
+    return offline["out"]
 
 
 @pytest.mark.slow
-def test_timm_loads_the_laid_out_cache_offline(hub_home):
-    home, blob = hub_home
-    code = ("import sys, timm, torch; from safetensors.torch import load_file; "
-            f"model = timm.create_model({HUB_ID!r}, pretrained=True); "
-            "expected = load_file(sys.argv[1]); "
-            "print(all(torch.equal(t, expected[n]) for n, t in model.state_dict().items()))")
-    result = subprocess.run([sys.executable, "-c", code, str(blob)], env=_offline_env(home),
-                            capture_output=True, text=True, timeout=300)
+def test_timm_loads_the_laid_out_cache_offline(offline):
+    result = offline["timm"]
     assert result.stdout.split() == ["True"], result.stdout + result.stderr
 
 

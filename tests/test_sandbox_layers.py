@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ import pytest
 from grader import paths
 from grader.runner import sandbox
 from grader.steps import STEP_IDS
+from together import Finished, run_together
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 NO_SYS_ADMIN = ["setpriv", "--inh-caps=-sys_admin", "--bounding-set=-sys_admin", "--"]
@@ -81,15 +83,22 @@ NO_USER_NAMESPACES = ["unshare", "--user", "--map-root-user", "--", "sh", "-c",
 CONTAINERS = {"no CAP_SYS_ADMIN": NO_SYS_ADMIN, "Docker's defaults": [*NO_USER_NAMESPACES, *NO_SYS_ADMIN]}
 
 
-@pytest.fixture(scope="module", params=list(CONTAINERS))
-def container(request, tmp_path_factory):
+@pytest.fixture(scope="module")
+def containers(tmp_path_factory) -> dict[str, Finished]:
+    """Both settings graded at once (each run alone keeps about one of the two cores busy)."""
     root_with_setpriv()
-    prefix = CONTAINERS[request.param]
-    folder = tmp_path_factory.mktemp("container")
-    run = subprocess.run([*prefix, sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)],
-                         capture_output=True, text=True, timeout=600)
+    runs = {}
+    for setting, prefix in CONTAINERS.items():
+        folder = tmp_path_factory.mktemp("container")
+        runs[setting] = {"args": [*prefix, sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)]}
+    return run_together(runs, tmp_path_factory.mktemp("container-output"))
+
+
+@pytest.fixture(scope="module", params=list(CONTAINERS))
+def container(request, containers):
+    run = containers[request.param]
     assert run.returncode == 0, run.stderr[-3000:]
-    return {**json.loads(run.stdout), "plan": probed(prefix), "setting": request.param}
+    return {**json.loads(run.stdout), "plan": probed(CONTAINERS[request.param]), "setting": request.param}
 
 
 @pytest.mark.slow
@@ -276,28 +285,42 @@ def _world_readable_kit(folder: Path) -> Path:
     return kit
 
 
-@pytest.fixture(scope="module", params=["unprivileged python", "this machine's python"])
-def docker(request, tmp_path_factory):
+DOCKER_PYTHONS = {"unprivileged python": UNPRIVILEGED_PYTHON, "this machine's python": sys.executable}
+
+
+@pytest.fixture(scope="module")
+def dockers() -> Iterator[dict[str, tuple[Finished, dict[str, str]]]]:
+    """Each python that can run here graded at once, from a world-readable kit of its own:
+    {setting: (the run, the kit's environment)}."""
     root_with_setpriv()
-    python = sys.executable
-    if request.param == "unprivileged python":
-        if not UNPRIVILEGED_PYTHON:
-            pytest.skip("VITGRADE_UNPRIVILEGED_PYTHON does not name a python that uid 65534 can run with the "
-                        "kit's dependencies")
-        python = UNPRIVILEGED_PYTHON
+    pythons = {setting: python for setting, python in DOCKER_PYTHONS.items() if python}
     folder = Path(tempfile.mkdtemp(prefix="vitgrade-docker-"))  # not under pytest's root-only folder
+    folder.chmod(0o755)  # each kit below it is world-readable
     try:
-        kit = _world_readable_kit(folder)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(kit), "HOME": str(kit),
-               "VITGRADE_ROOT": str(kit)}
-        # The hostile submission only where it runs as uid 65534: as root it would kill the judge.
-        hostile = [str(folder / "hostile")] if python == UNPRIVILEGED_PYTHON else []
-        run = subprocess.run([*DOCKER, python, "-c", DOCKER_SCRIPT, str(folder / "honest"), *hostile],
-                             capture_output=True, text=True, timeout=600, env=env, cwd="/")
-        assert run.returncode == 0, run.stderr[-3000:]
-        yield {**json.loads(run.stdout), "plan": probed(DOCKER, python, env), "setting": request.param}
+        runs, environments = {}, {}
+        for index, (setting, python) in enumerate(pythons.items()):
+            kit = _world_readable_kit(folder / str(index))
+            environments[setting] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(kit),
+                                     "HOME": str(kit), "VITGRADE_ROOT": str(kit)}
+            # The hostile submission only where it runs as uid 65534: as root it would kill the judge.
+            hostile = [str(folder / str(index) / "hostile")] if python == UNPRIVILEGED_PYTHON else []
+            runs[setting] = {"args": [*DOCKER, python, "-c", DOCKER_SCRIPT, str(folder / str(index) / "honest"),
+                                      *hostile], "env": environments[setting], "cwd": "/"}
+        finished = run_together(runs, folder / "output")
+        yield {setting: (finished[setting], environments[setting]) for setting in pythons}
     finally:
         shutil.rmtree(folder)
+
+
+@pytest.fixture(scope="module", params=list(DOCKER_PYTHONS))
+def docker(request, dockers):
+    if request.param not in dockers:
+        pytest.skip("VITGRADE_UNPRIVILEGED_PYTHON does not name a python that uid 65534 can run with the "
+                    "kit's dependencies")
+    run, env = dockers[request.param]
+    assert run.returncode == 0, run.stderr[-3000:]
+    return {**json.loads(run.stdout), "plan": probed(DOCKER, DOCKER_PYTHONS[request.param], env),
+            "setting": request.param}
 
 
 @pytest.mark.slow
