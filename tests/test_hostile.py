@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from grader.expected.store import verify
 from grader.results import STEP_STATUSES, TEST_STATUSES, StepResult
 from grader.runner import sandbox
 from grader.runner.grader import Grader, GradeOptions
+from together import Together
 
 #: Every test grades an attack, most beside correct steps: the slow tier.
 pytestmark = pytest.mark.slow
@@ -121,6 +123,33 @@ def graded(grader: Grader, folder: Path, steps: tuple[str, ...]) -> dict[str, St
     return {s.id: s for s in result.steps}
 
 
+def _cli(*args: str, **popen: object) -> dict:
+    return {"args": [sys.executable, "-m", "grader.cli", *args], **popen}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def by_the_cli(tmp_path_factory) -> Iterator[Together]:
+    """The attacks graded by the CLI, each in processes of its own (a judge and its workers: about one
+    core), started as the module starts so that they run beside the tests grading in this process;
+    each test waits for its own run. The printing one ends with a broken step 04; the slow one is
+    graded with the default limit; the kit reached through a link only where the view exists."""
+    folder = tmp_path_factory.mktemp("cli")
+    printing, slow = submission(folder, "printing"), submission(folder, "slow")
+    shutil.copyfile(HOSTILE / "broken" / "04_cls.py", printing / "04_cls.py")
+    runs = {"printing": _cli("grade", str(printing), "--format", "json", "--timeout", "20"),
+            "slow": _cli("grade", str(slow), "--steps", "01_flatten", "--format", "json")}
+    if probed_plan().level() == "full":
+        link, student = folder / "kit", folder / "student"
+        link.symlink_to(paths.KIT_ROOT, target_is_directory=True)
+        student.mkdir()
+        shutil.copyfile(paths.step_file(paths.SOLUTIONS, "01_flatten"), paths.step_file(student, "01_flatten"))
+        env = {k: v for k, v in os.environ.items() if k != "VITGRADE_ROOT"}
+        runs["linked kit"] = _cli("check", "01_flatten", "--submission", str(student), "--format", "json",
+                                  env={**env, "PYTHONPATH": str(link)}, cwd=folder)
+    with Together(runs, folder / "output") as together:
+        yield together
+
+
 def statuses(step: StepResult) -> list[str]:
     return [t.status for t in step.tests]
 
@@ -192,11 +221,6 @@ def test_memory_growth_ends_in_an_error_that_names_memory(tight, tmp_path):
     assert tensors.startswith("add_position raised RuntimeError") and "can't allocate memory" in tensors
     assert hoarded.startswith("add_position raised MemoryError: out of memory")
     assert "03_position.py\", line" in python  # the student's own line, nothing of the grader's
-
-
-def test_slow_pure_python_within_the_limit_passes(grader, tmp_path):
-    step = graded(grader, submission(tmp_path, "slow"), ("01_flatten",))["01_flatten"]
-    assert full_marks(step), [t.message for t in step.tests]
 
 
 # --- ending the worker ------------------------------------------------------------------------
@@ -291,21 +315,6 @@ def test_megabytes_of_printing_are_counted_and_the_step_still_graded(grader, tmp
     assert flooded.output_bytes == 20_971_520 and flooded.output.startswith("debug xxx")
     assert len(flooded.output) <= 4096 and all(t.output_bytes == 0 for t in printing.tests[1:])
     assert full_marks(steps["01_flatten"]) and steps["01_flatten"].notes == []
-
-
-def test_cli_output_stays_pure_json_and_exit_status_is_1(tmp_path):
-    folder = submission(tmp_path, "printing")
-    shutil.copyfile(HOSTILE / "broken" / "04_cls.py", folder / "04_cls.py")
-    run = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(folder), "--format", "json",
-                          "--timeout", "20"], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 1, run.stderr
-    contract = json.loads(run.stdout)  # 20 MB of the student's printing went elsewhere
-    assert [(s["id"], s["status"]) for s in contract["steps"]] == [
-        ("01_flatten", "not_attempted"), ("02_project", "not_attempted"), ("03_position", "passed"),
-        ("04_cls", "error"), ("05_attention", "not_attempted"), ("06_block", "not_attempted"),
-        ("07_head", "not_attempted"), ("08_occlusion", "not_attempted")]
-    assert contract["score"] == 10
-    assert "debug xxx" not in run.stderr and "Traceback" not in run.stderr
 
 
 # --- broken files and wrong answers -----------------------------------------------------------
@@ -507,16 +516,30 @@ def test_honest_styles_keep_full_marks_and_get_no_note(grader, tmp_path):
         assert step.notes == []
 
 
-def test_a_kit_reached_through_a_symbolic_link_grades_correct_code_as_correct(tmp_path):
+# --- graded by the CLI in processes started with the module (by_the_cli): last, so that they are done
+
+def test_slow_pure_python_within_the_limit_passes(by_the_cli):
+    run = by_the_cli.finished("slow")
+    assert run.returncode == 0, run.stderr[-3000:]
+    (step,) = json.loads(run.stdout)["steps"]
+    assert step["status"] == "passed" and step["score"] == step["max_score"] > 0, step
+
+
+def test_cli_output_stays_pure_json_and_exit_status_is_1(by_the_cli):
+    run = by_the_cli.finished("printing")
+    assert run.returncode == 1, run.stderr
+    contract = json.loads(run.stdout)  # 20 MB of the student's printing went elsewhere
+    assert [(s["id"], s["status"]) for s in contract["steps"]] == [
+        ("01_flatten", "not_attempted"), ("02_project", "not_attempted"), ("03_position", "passed"),
+        ("04_cls", "error"), ("05_attention", "not_attempted"), ("06_block", "not_attempted"),
+        ("07_head", "not_attempted"), ("08_occlusion", "not_attempted")]
+    assert contract["score"] == 10
+    assert "debug xxx" not in run.stderr and "Traceback" not in run.stderr
+
+
+def test_a_kit_reached_through_a_symbolic_link_grades_correct_code_as_correct(by_the_cli):
     """Inside the view the link's path is a plain folder: the kit's own imports stay the kit's."""
     full_sandbox()
-    link, student = tmp_path / "kit", tmp_path / "student"
-    link.symlink_to(paths.KIT_ROOT, target_is_directory=True)
-    student.mkdir()
-    shutil.copyfile(paths.step_file(paths.SOLUTIONS, "01_flatten"), paths.step_file(student, "01_flatten"))
-    env = {k: v for k, v in os.environ.items() if k != "VITGRADE_ROOT"}
-    run = subprocess.run([sys.executable, "-m", "grader.cli", "check", "01_flatten", "--submission",
-                          str(student), "--format", "json"], capture_output=True, text=True, timeout=300,
-                         env={**env, "PYTHONPATH": str(link)}, cwd=tmp_path)
+    run = by_the_cli.finished("linked kit")
     result = json.loads(run.stdout)
     assert run.returncode == 0 and result["score"] == result["max_score"] > 0, run.stdout[-2000:]
