@@ -81,9 +81,9 @@ def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
     assert settings.items() <= env.items() and "GITHUB_TOKEN" not in env
 
 
-def test_a_command_that_runs_the_vit_itself_keeps_freed_memory_as_the_workers_do(monkeypatch):
-    """At run time through glibc's mallopt, with the values the workers get in their environment;
-    another C library (macOS, Windows, musl) is left as it is."""
+def test_a_command_that_runs_the_vit_itself_keeps_all_freed_memory(monkeypatch):
+    """At run time through glibc's mallopt: the workers' values, and no mmap at all; another C library
+    (macOS, Windows, musl) is left as it is."""
     from grader.runner import sandbox
 
     calls: list[tuple[int, int]] = []
@@ -91,8 +91,9 @@ def test_a_command_that_runs_the_vit_itself_keeps_freed_memory_as_the_workers_do
     monkeypatch.setattr(sandbox, "in_libc", lambda name: True)
     monkeypatch.setattr(sandbox.platform, "libc_ver", lambda: ("glibc", "2.36"))
     sandbox.keep_freed_memory()
-    assert sorted(calls) == [(-3, 32 << 20), (-1, 1 << 30)]  # M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
-    assert {int(v) for v in sandbox.KEEP_FREED_MEMORY.values()} == {value for _, value in calls}
+    assert sorted(calls) == [(-4, 0), (-3, 32 << 20), (-1, 1 << 30)]  # M_MMAP_MAX, M_MMAP_THRESHOLD, M_TRIM_THRESHOLD
+    assert sandbox.KEEP_FREED_MEMORY.items() < sandbox.KEEP_ALL_FREED_MEMORY.items()
+    assert {int(v) for v in sandbox.KEEP_ALL_FREED_MEMORY.values()} == {value for _, value in calls}
 
     calls.clear()
     monkeypatch.setattr(sandbox.platform, "libc_ver", lambda: ("", ""))
