@@ -5,13 +5,16 @@ The classes are small and cheap: a few submissions of step 01 alone, graded with
 """
 from __future__ import annotations
 
+import concurrent.futures
 import csv
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
 
@@ -55,10 +58,22 @@ def kept_files(results: Path) -> dict[str, int]:
     return {path.stem: path.stat().st_ino for path in results.glob("*.json")}
 
 
+#: The students graded after the stop: each waits at import for a file that the test writes only
+#: once the run is stopped, so the stop always comes with these still to grade, however busy the machine.
+WAIT_FOR_THE_STOP = ("cy", "dee", "eve")
+GO = "stopped"  # the file they wait for, beside their step file
+WAITING = ("\nimport pathlib, time\n"
+           f"while not (pathlib.Path(__file__).parent / {GO!r}).exists():\n"
+           "    time.sleep(0.02)\n")
+
+
 def stop_half_way(base: Path, sent: signal.Signals, jobs: int) -> subprocess.CompletedProcess:
     """Start grading the class, and once KEPT_BEFORE_STOP submissions are graded send `sent` as a
     person (Ctrl-C: the whole process group) or a CI runner (SIGTERM: the grading process) would."""
-    environment = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}
+    for name in WAIT_FOR_THE_STOP:
+        with open(base / "class" / name / "01_flatten.py", "a", encoding="utf-8") as step_file:
+            step_file.write(WAITING)
+    environment = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT), "OMP_NUM_THREADS": "1"}  # two at once
     process = subprocess.Popen(grade_command("--jobs", str(jobs)), cwd=base, env=environment, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 300
@@ -69,8 +84,15 @@ def stop_half_way(base: Path, sent: signal.Signals, jobs: int) -> subprocess.Com
         os.killpg(process.pid, sent)
     else:
         os.kill(process.pid, sent)
-    out, err = process.communicate(timeout=120)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail(f"grading went on for 60 s after {sent.name}: a judge in the middle of a step was not ended")
     _wait_until_gone(process.pid)
+    for name in WAIT_FOR_THE_STOP:
+        (base / "class" / name / GO).touch()
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
 
 
@@ -86,37 +108,79 @@ def _wait_until_gone(group: int) -> None:
     pytest.fail("processes of the stopped run are still alive")
 
 
+@dataclass
+class StopAndResume:
+    """One class stopped half-way and resumed, as the test reads it afterwards."""
+
+    stopped: subprocess.CompletedProcess
+    kept: dict[str, int]  # kept result files after the stop (their inodes)
+    book: dict[str, dict[str, str]]  # the gradebook after the stop
+    reports: int  # documents in the --output report after the stop
+    kept_copy: Path  # the results folder as the stop left it
+    changed: str  # the graded submission changed before resuming
+    resumed: subprocess.CompletedProcess
+    after: dict[str, int]
+    book_after: dict[str, dict[str, str]]
+
+
+SCENARIOS = {"ctrl-c": (signal.SIGINT, 1), "sigterm-jobs-2": (signal.SIGTERM, 2)}
+
+
+def stop_and_resume(base: Path, sent: signal.Signals, jobs: int) -> StopAndResume:
+    make_class(base)
+    stopped = stop_half_way(base, sent, jobs)
+    kept = kept_files(base / "g.results")
+    book = rows(base / "g.csv") if (base / "g.csv").exists() else {}
+    reports = len(json.loads((base / "r.json").read_text())) if (base / "r.json").exists() else -1
+    shutil.copytree(base / "g.results", base / "g.results.at-stop")
+    graded = [name for name in kept if name != EMPTY]
+    changed = graded[0] if graded else ""  # changed since it was graded: graded again, the other finished ones not
+    if changed:
+        (base / "class" / changed / "01_flatten.py").write_text("def normalize(pixels):\n    return pixels\n")
+    environment = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT), "OMP_NUM_THREADS": "1"}
+    resumed = subprocess.run(grade_command("--resume", "--jobs", str(jobs)), cwd=base, env=environment,
+                             capture_output=True, text=True, timeout=300)
+    return StopAndResume(stopped, kept, book, reports, base / "g.results.at-stop", changed, resumed,
+                         kept_files(base / "g.results"), rows(base / "g.csv"))
+
+
+@pytest.fixture(scope="module")
+def stopped_classes(tmp_path_factory) -> dict[str, StopAndResume]:
+    """Both scenarios at once, each in a thread of its own: a run is a judge (or two) mostly waiting on
+    its workers, so two of them keep the two cores busy."""
+    bases = {name: tmp_path_factory.mktemp(name) for name in SCENARIOS}
+    with concurrent.futures.ThreadPoolExecutor(len(SCENARIOS)) as pool:
+        futures = {name: pool.submit(stop_and_resume, bases[name], *SCENARIOS[name]) for name in SCENARIOS}
+        return {name: future.result() for name, future in futures.items()}
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("sent", "jobs"), [(signal.SIGINT, 1), (signal.SIGTERM, 2)], ids=["ctrl-c", "sigterm-jobs-2"])
-def test_a_stopped_class_keeps_what_it_graded_and_resume_grades_only_the_rest(tmp_path: Path, sent: signal.Signals,
-                                                                            jobs: int) -> None:
-    make_class(tmp_path)
-    stopped = stop_half_way(tmp_path, sent, jobs)
+@pytest.mark.parametrize("scenario", list(SCENARIOS))
+def test_a_stopped_class_keeps_what_it_graded_and_resume_grades_only_the_rest(stopped_classes, scenario: str,
+                                                                            tmp_path: Path) -> None:
+    sent, _ = SCENARIOS[scenario]
+    run = stopped_classes[scenario]
+    stopped, kept = run.stopped, run.kept
     assert stopped.returncode == STOPPED_EXIT[sent], stopped.stderr
     assert "Traceback" not in stopped.stderr and "leaked" not in stopped.stderr, stopped.stderr
-    kept = kept_files(tmp_path / "g.results")
     graded = [name for name in kept if name != EMPTY]
     left = len(STUDENTS) - len(graded)
     assert len(graded) >= KEPT_BEFORE_STOP and left > 0, kept  # stopped half-way, not at the end
+    assert set(graded).isdisjoint(WAIT_FOR_THE_STOP), kept
     assert f"stopped by {sent.name}: {left} submission(s) not graded" in stopped.stderr
     assert len(stopped.stderr.strip().splitlines()) == 1, stopped.stderr
-    book = rows(tmp_path / "g.csv")  # the gradebook of what was graded, the empty folder included
+    book = run.book  # the gradebook of what was graded, the empty folder included
     assert set(book) == set(kept)
     assert book[EMPTY]["score"] == "0" and "01-flatten.py (did you mean 01_flatten.py?)" in book[EMPTY]["note"]
-    assert len(json.loads((tmp_path / "r.json").read_text())) == len(kept)  # --output: one JSON document
-    merged = runner.invoke(app, ["gradebook", str(tmp_path / "g.results"), "--csv", str(tmp_path / "merged.csv")])
+    assert run.reports == len(kept)  # --output: one JSON document
+    merged = runner.invoke(app, ["gradebook", str(run.kept_copy), "--csv", str(tmp_path / "merged.csv")])
     assert merged.exit_code == 0 and rows(tmp_path / "merged.csv") == book, merged.output
 
-    changed = graded[0]  # changed since it was graded: graded again, the other finished ones not
-    (tmp_path / "class" / changed / "01_flatten.py").write_text("def normalize(pixels):\n    return pixels\n")
-    environment = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}
-    resumed = subprocess.run(grade_command("--resume", "--jobs", str(jobs)), cwd=tmp_path, env=environment,
-                             capture_output=True, text=True, timeout=300)
+    resumed, after, changed = run.resumed, run.after, run.changed
     assert resumed.returncode == 1, resumed.stderr  # the empty folder scores 0, the changed one fails
-    after = kept_files(tmp_path / "g.results")
     assert [name for name in kept if after[name] != kept[name]] == [changed]
     assert set(after) == {*STUDENTS, EMPTY}
-    book = rows(tmp_path / "g.csv")
+    book = run.book_after
     assert set(book) == {*STUDENTS, EMPTY} and book[changed]["01_flatten status"] != "passed"
     assert all(book[name]["score"] == "10" for name in STUDENTS if name != changed)
 

@@ -128,12 +128,13 @@ def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: i
 
 
 def _end_judges(pool: Any) -> None:
-    """End every judge process now (their zygotes and workers die with them)."""
-    pool.shutdown(wait=False, cancel_futures=True)
+    """End every judge process now, mid-step too (their zygotes and workers die with them)."""
     if hasattr(pool, "terminate_workers"):  # Python 3.14
         pool.terminate_workers()
         return
-    for process in list((pool._processes or {}).values()):  # before 3.14, only the executor knows them
+    judges = list((pool._processes or {}).values())  # before 3.14 only the executor knows them, and
+    pool.shutdown(wait=False, cancel_futures=True)  # forgets them here
+    for process in judges:
         process.terminate()
 
 
