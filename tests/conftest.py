@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 # As the command line does for its judge (grader/cli/__init__.py): the search's numpy on one thread.
@@ -20,10 +20,22 @@ from grader import paths  # noqa: E402
 from grader.runner.grader import Grader, GradeOptions  # noqa: E402
 from grader.runner.runners import Runner  # noqa: E402
 from grader.runner.sandbox import keep_freed_memory  # noqa: E402
+from together import EARLY, Together  # noqa: E402
 
 # The tests' own forwards (shown occlusion maps, rebuilt fixtures) reuse freed memory, as the
 # commands that run them do.
 keep_freed_memory()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def early_runs(request, tmp_path_factory) -> Iterator[Together]:
+    """The runs test modules registered with together.early, started as the session starts where one
+    of their tests was selected: each runs beside the modules before its own."""
+    selected = {getattr(item, "originalname", item.name) for item in request.session.items}
+    runs = {name: run.make(tmp_path_factory.mktemp(name.replace(" ", "-")))
+            for name, run in EARLY.items() if selected & set(run.tests)}
+    with Together(runs, tmp_path_factory.mktemp("early-output")) as together:
+        yield together
 
 
 @pytest.fixture(scope="session")

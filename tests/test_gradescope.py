@@ -24,31 +24,38 @@ from grader.platforms.gradescope import RUN_AUTOGRADER, Budget, budget
 from grader.steps import STEPS, get_step
 from mutants.catalogue import MUTANTS
 from test_reports import gradescope_problems
-from together import Finished, run_together
+from together import Finished, early
 
 runner = CliRunner()
 NO_BIAS = next(m for m in MUTANTS if m.id == "02_project/no_bias")
 BAD_UPLOAD_SECONDS = 10.0
 
 
-@pytest.fixture(scope="module")
-def bundle(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("bundle") / "autograder.zip"
+def made_bundle(out: Path) -> Path:
     result = runner.invoke(app, ["autograder", "gradescope", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert "wrote" in result.output and "hidden fixture files" in result.output
     return out
 
 
-@pytest.fixture(scope="module")
-def source(bundle: Path, tmp_path_factory) -> Path:
+def unpacked(bundle: Path, folder: Path) -> Path:
     """The bundle unpacked, as Gradescope unpacks it into /autograder/source."""
-    folder = tmp_path_factory.mktemp("source")
+    folder.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(bundle) as archive:
         for info in archive.infolist():
             archive.extract(info, folder)
             os.chmod(folder / info.filename, info.external_attr >> 16 & 0o777)
     return folder
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory) -> Path:
+    return made_bundle(tmp_path_factory.mktemp("bundle") / "autograder.zip")
+
+
+@pytest.fixture(scope="module")
+def source(bundle: Path, tmp_path_factory) -> Path:
+    return unpacked(bundle, tmp_path_factory.mktemp("source"))
 
 
 def layout(base: Path, source: Path) -> Path:
@@ -121,7 +128,8 @@ def partial_layout(root: Path) -> None:
 def looping_layout(root: Path) -> Budget:
     """The run_autograder of a 45-second assignment (1.8 s per step, so the test stays short; every
     step ends within 15 s, the grader is stopped after 30 s). Steps 01 and 03 right; every function
-    of every other step loops for ever."""
+    of every other step loops for ever, sleeping in its loop: the time limits are what is tested, and
+    the run holds no core while they run out."""
     shares = budget(45)
     (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
         stop_after=shares.stop_after, per_step=shares.per_step, within=shares.steps_within, show_hidden=""))
@@ -130,29 +138,31 @@ def looping_layout(root: Path) -> Budget:
             shutil.copyfile(paths.step_file(paths.SOLUTIONS, step.id), root / "submission" / f"{step.id}.py")
             continue
         stub = paths.step_file(paths.EXERCISES, step.id).read_text()
-        looping = re.sub(r"raise NotImplementedError\([^)]*\)", "while True:\n        pass", stub)
+        looping = re.sub(r"raise NotImplementedError\([^)]*\)",
+                         "import time\n    while True:\n        time.sleep(0.05)", stub)
         assert looping.count("while True") == len(step.functions), step.id
         (root / "submission" / f"{step.id}.py").write_text(looping)
     return shares
 
 
-@pytest.fixture(scope="module")
-def graded_bundles(source: Path, tmp_path_factory) -> dict[str, tuple[dict, float, Budget | None]]:
-    """The module's two real gradings, run at once (each keeps about one core busy): the partial
-    submission, as on Gradescope in a container without CAP_SYS_ADMIN, and the looping one.
-    {name: (results.json, seconds, the time budget it ran under)}."""
-    roots = {name: layout(tmp_path_factory.mktemp(name), source) for name in ("partial", "looping")}
-    partial_layout(roots["partial"])
-    shares = {"partial": None, "looping": looping_layout(roots["looping"])}
-    container = os.geteuid() == 0 and shutil.which("setpriv") is not None
-    runs = run_together({"partial": harness(roots["partial"], container), "looping": harness(roots["looping"])},
-                        tmp_path_factory.mktemp("bundle-output"), timeout=300)
-    return {name: (results_of(roots[name], runs[name]), runs[name].seconds, shares[name]) for name in roots}
+LOOPING = "gradescope: every function loops"
+
+
+@early(LOOPING, "test_a_bundle_whose_every_function_loops_times_out_step_by_step")
+def looping_bundle(folder: Path) -> dict:
+    """A bundle of its own, its submission looping, graded from the session's start: six time limits
+    running out take most of its half-minute."""
+    root = layout(folder, unpacked(made_bundle(folder / "autograder.zip"), folder / "source"))
+    looping_layout(root)
+    return harness(root)
 
 
 @pytest.fixture(scope="module")
-def partial(graded_bundles) -> dict:
-    return graded_bundles["partial"][0]
+def partial(source: Path, tmp_path_factory) -> dict:
+    """Graded as on Gradescope, in a container without CAP_SYS_ADMIN."""
+    root = layout(tmp_path_factory.mktemp("partial"), source)
+    partial_layout(root)
+    return run(root, container=os.geteuid() == 0 and shutil.which("setpriv") is not None)[0]
 
 
 @pytest.mark.slow
@@ -357,10 +367,11 @@ def test_a_time_limit_below_what_a_grade_needs_is_refused_in_one_line(tmp_path: 
 
 
 @pytest.mark.slow
-def test_a_bundle_whose_every_function_loops_times_out_step_by_step(graded_bundles) -> None:
+def test_a_bundle_whose_every_function_loops_times_out_step_by_step(early_runs) -> None:
     """The grader's own results.json comes before it is stopped, each looping step 'timed out', the
     right steps (01 and 03, graded before any loop can squeeze them) with their points."""
-    results, seconds, shares = graded_bundles["looping"]
+    finished = early_runs.finished(LOOPING)
+    results, seconds, shares = results_of(Path(finished.args[-1]).parent, finished), finished.seconds, budget(45)
     assert seconds < shares.stop_after and not results["output"].startswith("Nothing was graded")
     for step in STEPS:
         own = [t for t in results["tests"] if t["name"].startswith(step.id)]

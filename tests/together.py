@@ -9,7 +9,9 @@ from __future__ import annotations
 import contextlib
 import os
 import subprocess
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -37,8 +39,8 @@ class Together:
         several runs on two cores, more threads would only spin waiting on each other."""
         folder.mkdir(parents=True, exist_ok=True)
         self._files = contextlib.ExitStack()
-        self._started: dict[str, tuple[subprocess.Popen, IO[str], IO[str], float]] = {}
-        self._finished: dict[str, Finished] = {}
+        self._started: dict[str, tuple[subprocess.Popen, IO[str], IO[str], float, threading.Thread]] = {}
+        self._ended: dict[str, float] = {}  # when each run ended, noted by a thread that waits for it
         for index, (name, popen) in enumerate(runs.items()):
             out = self._files.enter_context(open(folder / f"run{index}.out", "w+", encoding="utf-8"))
             err = self._files.enter_context(open(folder / f"run{index}.err", "w+", encoding="utf-8"))
@@ -47,28 +49,24 @@ class Together:
             process = subprocess.Popen(stdin=subprocess.DEVNULL, stdout=out, stderr=err, text=True, env=env,
                                        **options)
             self._files.callback(_kill_if_running, process)
-            self._started[name] = (process, out, err, time.monotonic())
+            waiter = threading.Thread(target=self._note_end, args=(name, process), daemon=True)
+            waiter.start()
+            self._started[name] = (process, out, err, time.monotonic(), waiter)
+
+    def _note_end(self, name: str, process: subprocess.Popen) -> None:
+        process.wait()
+        self._ended[name] = time.monotonic()
 
     def finished(self, name: str, timeout: float = 600.0) -> Finished:
-        """The run `name` once it has ended (killed, with the others, after `timeout` seconds)."""
-        process, *_, began = self._started[name]
-        while name not in self._finished:
-            self._collect()  # every run that ended, with its time: not only the one asked for
-            if name in self._finished:
-                break
-            if time.monotonic() - began > timeout:
-                self.close()
-                raise subprocess.TimeoutExpired(process.args, timeout)
-            time.sleep(0.02)
-        return self._finished[name]
-
-    def _collect(self) -> None:
-        for name, (process, out, err, began) in self._started.items():
-            if name not in self._finished and process.poll() is not None:
-                ended = time.monotonic()
-                out.seek(0), err.seek(0)
-                self._finished[name] = Finished(process.args, process.returncode, out.read(), err.read(),
-                                                ended - began)
+        """The run `name` once it has ended (killed, with the others, after `timeout` seconds from
+        its start); its `seconds` are from its start to its end, however late this is asked."""
+        process, out, err, began, waiter = self._started[name]
+        waiter.join(max(began + timeout - time.monotonic(), 0.0))
+        if waiter.is_alive():
+            self.close()
+            raise subprocess.TimeoutExpired(process.args, timeout)
+        out.seek(0), err.seek(0)
+        return Finished(process.args, process.returncode, out.read(), err.read(), self._ended[name] - began)
 
     def close(self) -> None:
         self._files.close()
@@ -90,3 +88,27 @@ def _kill_if_running(process: subprocess.Popen) -> None:
     if process.poll() is None:
         process.kill()
         process.wait()
+
+
+# ---------------------------------------------------------------- runs started with the session
+
+@dataclass
+class Early:
+    """A run a test module starts with the session rather than with itself."""
+
+    tests: tuple[str, ...]  # the test functions that read it: it starts only where one is selected
+    make: Callable[[Path], dict]  # a folder of its own -> subprocess.Popen's keyword arguments
+
+
+#: Filled as the test modules are imported (collection), started by tests/conftest.py's `early_runs`.
+EARLY: dict[str, Early] = {}
+
+
+def early(name: str, *tests: str) -> Callable[[Callable[[Path], dict]], Callable[[Path], dict]]:
+    """Register `make(folder) -> Popen arguments` as the run `name`, read by `tests` through the
+    `early_runs` fixture (`early_runs.finished(name)`). For a run that mostly waits (time limits
+    running out) or keeps one core, whose test would otherwise leave the second core idle."""
+    def register(make: Callable[[Path], dict]) -> Callable[[Path], dict]:
+        EARLY[name] = Early(tests, make)
+        return make
+    return register
