@@ -23,6 +23,7 @@ from typer.testing import CliRunner
 from grader import paths
 from grader.cli import app
 from grader.steps import STEP_IDS
+from together import run_together
 
 runner = CliRunner()
 
@@ -222,27 +223,36 @@ def test_refuses_to_write_into_the_kit():
 
 # ------------------------------------------------------------------ inside the release
 
-def _python(release: Path, site: Path, code: str, *args: str) -> subprocess.CompletedProcess:
-    """Python run as a student would inside the release: its grader, its fixtures, its folder."""
+#: pytest as a student runs it in the release: it collects only tests the student writes.
+PYTEST_IN_RELEASE = "import pytest, sys; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider']))"
+
+
+def _in_release(release: Path, site: Path, code: str, *args: str) -> dict:
+    """Python run as a student would inside the release: its grader, its fixtures, its folder
+    (subprocess.Popen's arguments)."""
     env = {**os.environ, "VITGRADE_ROOT": str(release),
            "PYTHONPATH": os.pathsep.join([str(release), str(site)])}
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=release, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return {"args": [sys.executable, "-c", code, *args], "cwd": release, "env": env}
+
+
+def _cli_in_release(release: Path, site: Path, *args: str) -> dict:
+    return _in_release(release, site, "from grader.cli import main; main()", *args)
 
 
 def _vitgrade(release: Path, site: Path, *args: str) -> subprocess.CompletedProcess:
-    return _python(release, site, "from grader.cli import main; main()", *args)
+    return subprocess.run(**_cli_in_release(release, site, *args), capture_output=True, text=True, timeout=300)
 
 
 @pytest.mark.slow
 def test_check_runs_inside_the_release(release, tmp_path):
     (tmp_path / "sitecustomize.py").write_text(WITHOUT_EDITABLE_HOOK)
-    probe = _python(release, tmp_path, "import grader, importlib.util as u; print(grader.__file__, "
-                    "u.find_spec('grader.mistakes'))")
+    runs = run_together({
+        "probe": _in_release(release, tmp_path, "import grader, importlib.util as u; print(grader.__file__, "
+                             "u.find_spec('grader.mistakes'))"),
+        "first": _cli_in_release(release, tmp_path, "check", "01_flatten")}, tmp_path / "output", timeout=300)
+    probe, first = runs["probe"], runs["first"]
     expected = [str(release / "grader" / "__init__.py"), "None"]  # its own grader, no catalogue
     assert probe.stdout.split() == expected, probe.stdout + probe.stderr
-
-    first = _vitgrade(release, tmp_path, "check", "01_flatten")
     assert first.returncode == 1, first.stdout + first.stderr
     assert "01_flatten" in first.stdout and "not attempted" in first.stdout
     assert "Traceback" not in first.stdout + first.stderr
@@ -261,20 +271,25 @@ def test_check_runs_inside_the_release(release, tmp_path):
 @pytest.mark.slow
 def test_the_release_offers_students_their_commands_only(release, tmp_path):
     (tmp_path / "sitecustomize.py").write_text(WITHOUT_EDITABLE_HOOK)
-    help_text = _vitgrade(release, tmp_path, "--help")
+    runs = run_together({
+        "help": _cli_in_release(release, tmp_path, "--help"),
+        "check help": _cli_in_release(release, tmp_path, "check", "--help"),
+        "build": _cli_in_release(release, tmp_path, "fixtures", "build"),
+        "pytest": _in_release(release, tmp_path, PYTEST_IN_RELEASE),
+    }, tmp_path / "output", timeout=300)
+    help_text = runs["help"]
     assert help_text.returncode == 0, help_text.stderr
     listed = set(re.findall(r"^│ (\w+) ", help_text.stdout, re.MULTILINE)) - {"--help"}
     assert listed == STUDENT_COMMANDS, help_text.stdout
     assert "Instructors" not in help_text.stdout and "release" not in help_text.stdout
-    check_help = _vitgrade(release, tmp_path, "check", "--help")
+    check_help = runs["check help"]
     assert check_help.returncode == 0 and "--submission" in check_help.stdout, check_help.stderr
     assert "--solutions" not in check_help.stdout  # the release has no solutions to check
 
-    build = _vitgrade(release, tmp_path, "fixtures", "build")
+    build = runs["build"]
     assert build.returncode == 2 and "No such command" in build.stderr, build.stdout + build.stderr
     assert "Traceback" not in build.stderr
 
     # pytest run in the release collects only tests a student writes: none yet, and no grader suite
-    collected = _python(release, tmp_path,
-                        "import pytest, sys; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider']))")
+    collected = runs["pytest"]
     assert collected.returncode == 5 and "no tests ran" in collected.stdout, collected.stdout + collected.stderr
