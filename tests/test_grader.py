@@ -105,6 +105,25 @@ def test_usage_errors_exit_2_with_one_line(arguments, expected):
     assert "Traceback" not in result.output
 
 
+def test_help_paragraphs_wrap_to_the_terminal_not_to_the_source():
+    """A docstring line longer than the terminal used to break in two, leaving a ragged line."""
+    from grader.cli import flowing_help
+
+    docstring = "One.\n\n    Two words\n    and more.\n\n    - a\n    - b\n"
+    assert flowing_help(docstring) == "One.\n\nTwo words and more.\n\n- a\n- b"
+    result = runner.invoke(app, ["grade", "--help"], env={"COLUMNS": "60"}, terminal_width=60)
+    described = result.output.split("Usage:", 1)[1].split("╭", 1)[0].splitlines()[1:]  # below the usage
+    paragraphs: list[list[str]] = [[]]
+    for line in map(str.strip, described):
+        if line:
+            paragraphs[-1].append(line)
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    assert len([lines for lines in paragraphs if lines]) == 2, described
+    for lines in paragraphs:
+        assert all(len(line) >= 40 for line in lines[:-1]), lines  # each line full but a paragraph's last
+
+
 @pytest.mark.slow
 def test_a_wrong_answer_names_index_error_tolerance_and_known_mistake(grader, tmp_path):
     wrong = (paths.SOLUTIONS / "01_flatten.py").read_text().replace(

@@ -6,6 +6,7 @@ Command modules import torch, timm and the grader's heavy parts inside their fun
 from __future__ import annotations
 
 import importlib
+import inspect
 import os
 import sys
 
@@ -96,6 +97,20 @@ def _load(target: str):
     return getattr(module, attr)
 
 
+def flowing_help(doc: str) -> str:
+    """A command's docstring as help that the terminal wraps: each paragraph's source lines joined
+    (typer keeps them, so a line longer than the terminal broke in two, ragged), lists kept."""
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(paragraph if any(line.lstrip().startswith(("- ", "* ")) for line in paragraph.splitlines())
+                       else " ".join(paragraph.split()) for paragraph in paragraphs)
+
+
+def _help_that_flows(group: typer.Typer) -> None:
+    for command in group.registered_commands:
+        if command.help is None and command.callback is not None and command.callback.__doc__:
+            command.help = flowing_help(command.callback.__doc__)
+
+
 _instructor_commands = 0
 for _name, _target, _audience in COMMANDS:
     if (_function := _load(_target)) is not None:
@@ -103,8 +118,10 @@ for _name, _target, _audience in COMMANDS:
         _instructor_commands += _audience == INSTRUCTOR
 for _name, _target, _audience in GROUPS:
     if (_group := _load(_target)) is not None:
+        _help_that_flows(_group)
         app.add_typer(_group, name=_name)
         _instructor_commands += _audience == INSTRUCTOR
+_help_that_flows(app)
 if _instructor_commands:  # the kit, not the student release: say what instructors and CI run
     app.info.help = _STUDENT_HELP + _INSTRUCTOR_HELP
 
