@@ -125,12 +125,16 @@ def partial_layout(root: Path) -> None:
     (root / "submission" / "__MACOSX" / "._01_flatten.py").write_bytes(b"\x00\x05\x16\x07")
 
 
+#: A 60-second assignment: 3.7 s a step, every step ended within 30 s, the grader stopped after 45 s.
+LOOPING_BUDGET = budget(60)
+
+
 def looping_layout(root: Path) -> Budget:
-    """The run_autograder of a 45-second assignment (1.8 s per step, so the test stays short; every
-    step ends within 15 s, the grader is stopped after 30 s). Steps 01 and 03 right; every function
-    of every other step loops for ever, sleeping in its loop: the time limits are what is tested, and
-    the run holds no core while they run out."""
-    shares = budget(45)
+    """The run_autograder of LOOPING_BUDGET's assignment: short, and run from the session's start,
+    where the right steps must still finish within their limit beside the tests' own work. Steps 01
+    and 03 right; every function of every other step loops for ever, sleeping in its loop: the time
+    limits are what is tested, and the run holds no core while they run out."""
+    shares = LOOPING_BUDGET
     (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
         stop_after=shares.stop_after, per_step=shares.per_step, within=shares.steps_within, show_hidden=""))
     for step in STEPS:
@@ -371,7 +375,7 @@ def test_a_bundle_whose_every_function_loops_times_out_step_by_step(early_runs) 
     """The grader's own results.json comes before it is stopped, each looping step 'timed out', the
     right steps (01 and 03, graded before any loop can squeeze them) with their points."""
     finished = early_runs.finished(LOOPING)
-    results, seconds, shares = results_of(Path(finished.args[-1]).parent, finished), finished.seconds, budget(45)
+    results, seconds, shares = results_of(Path(finished.args[-1]).parent, finished), finished.seconds, LOOPING_BUDGET
     assert seconds < shares.stop_after and not results["output"].startswith("Nothing was graded")
     for step in STEPS:
         own = [t for t in results["tests"] if t["name"].startswith(step.id)]

@@ -127,12 +127,14 @@ def _cli(*args: str, **popen: object) -> dict:
     return {"args": [sys.executable, "-m", "grader.cli", *args], **popen}
 
 
-@pytest.fixture(scope="module", autouse=True)
+@pytest.fixture(scope="module")
 def by_the_cli(tmp_path_factory) -> Iterator[Together]:
     """The attacks graded by the CLI, each in processes of its own (a judge and its workers: about one
-    core), started as the module starts so that they run beside the tests grading in this process;
-    each test waits for its own run. The printing one ends with a broken step 04; the slow one is
-    graded with the default limit; the kit reached through a link only where the view exists."""
+    core), started by the first test after the two with tight limits (it asks for this fixture: a
+    correct step beside a loop has 2 s, which three starting runs can take from it) so that they run
+    beside the tests grading in this process; each test waits for its own run. The printing one ends
+    with a broken step 04; the slow one is graded with the default limit; the kit reached through a
+    link only where the view exists."""
     folder = tmp_path_factory.mktemp("cli")
     printing, slow = submission(folder, "printing"), submission(folder, "slow")
     shutil.copyfile(HOSTILE / "broken" / "04_cls.py", printing / "04_cls.py")
@@ -225,6 +227,7 @@ def test_memory_growth_ends_in_an_error_that_names_memory(tight, tmp_path):
 
 # --- ending the worker ------------------------------------------------------------------------
 
+@pytest.mark.usefixtures("by_the_cli")  # starts the CLI's runs, now that no test has a tight limit
 def test_exit_calls_and_segfaults_are_errors_naming_how_the_worker_ended(grader, tmp_path):
     steps = graded(grader, submission(tmp_path, "exits", "06_block"), ("05_attention", "06_block"))
     crashes = steps["05_attention"]
