@@ -593,8 +593,8 @@ def patch_covers(image: Array, patch_size: int, fill: float, trace: Trace | None
     copies = ops_for(image).broadcast_to(image, (side * side, *image.shape[1:]))  # a view: no memory yet
     covers = copies.copy() if isinstance(copies, np.ndarray) else copies.clone()
     for index in range(side * side):
-        top, left = divmod(index, side)
-        covers[index, :, top * patch_size:(top + 1) * patch_size, left * patch_size:(left + 1) * patch_size] = fill
+        row, column = divmod(index, side)
+        covers[index, :, row * patch_size:(row + 1) * patch_size, column * patch_size:(column + 1) * patch_size] = fill
     return covers
 
 

@@ -49,6 +49,11 @@ def grade_command(*extra: str) -> list[str]:
             "--csv", "g.csv", "--format", "json", "--output", "r.json", *extra]
 
 
+def grading_environment() -> dict[str, str]:
+    """The kit under test, one OpenMP thread: the two stop cases run at once."""
+    return {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT), "OMP_NUM_THREADS": "1"}
+
+
 def rows(book: Path) -> dict[str, dict[str, str]]:
     return {row["submission"]: row for row in csv.DictReader(StringIO(book.read_text()))}
 
@@ -73,8 +78,7 @@ def stop_half_way(base: Path, sent: signal.Signals, jobs: int) -> subprocess.Com
     for name in WAIT_FOR_THE_STOP:
         with open(base / "class" / name / "01_flatten.py", "a", encoding="utf-8") as step_file:
             step_file.write(WAITING)
-    environment = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT), "OMP_NUM_THREADS": "1"}  # two at once
-    process = subprocess.Popen(grade_command("--jobs", str(jobs)), cwd=base, env=environment, text=True,
+    process = subprocess.Popen(grade_command("--jobs", str(jobs)), cwd=base, env=grading_environment(), text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     deadline = time.monotonic() + 300
     while len(list((base / "g.results").glob("*.sha256"))) < KEPT_BEFORE_STOP + 1:  # + the empty folder's
@@ -137,8 +141,7 @@ def stop_and_resume(base: Path, sent: signal.Signals, jobs: int) -> StopAndResum
     changed = graded[0] if graded else ""  # changed since it was graded: graded again, the other finished ones not
     if changed:
         (base / "class" / changed / "01_flatten.py").write_text("def normalize(pixels):\n    return pixels\n")
-    environment = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT), "OMP_NUM_THREADS": "1"}
-    resumed = subprocess.run(grade_command("--resume", "--jobs", str(jobs)), cwd=base, env=environment,
+    resumed = subprocess.run(grade_command("--resume", "--jobs", str(jobs)), cwd=base, env=grading_environment(),
                              capture_output=True, text=True, timeout=300)
     return StopAndResume(stopped, kept, book, reports, base / "g.results.at-stop", changed, resumed,
                          kept_files(base / "g.results"), rows(base / "g.csv"))

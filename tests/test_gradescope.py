@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from grader import paths
 from grader.cli import app
-from grader.platforms.gradescope import RUN_AUTOGRADER, Budget, budget
+from grader.platforms.gradescope import RUN_AUTOGRADER, budget
 from grader.steps import STEPS, get_step
 from mutants.catalogue import MUTANTS
 from test_reports import gradescope_problems
@@ -129,14 +129,14 @@ def partial_layout(root: Path) -> None:
 LOOPING_BUDGET = budget(60)
 
 
-def looping_layout(root: Path) -> Budget:
+def looping_layout(root: Path) -> None:
     """The run_autograder of LOOPING_BUDGET's assignment: short, and run from the session's start,
     where the right steps must still finish within their limit beside the tests' own work. Steps 01
     and 03 right; every function of every other step loops for ever, sleeping in its loop: the time
     limits are what is tested, and the run holds no core while they run out."""
-    shares = LOOPING_BUDGET
     (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
-        stop_after=shares.stop_after, per_step=shares.per_step, within=shares.steps_within, show_hidden=""))
+        stop_after=LOOPING_BUDGET.stop_after, per_step=LOOPING_BUDGET.per_step,
+        within=LOOPING_BUDGET.steps_within, show_hidden=""))
     for step in STEPS:
         if step.id in ("01_flatten", "03_position"):
             shutil.copyfile(paths.step_file(paths.SOLUTIONS, step.id), root / "submission" / f"{step.id}.py")
@@ -146,7 +146,6 @@ def looping_layout(root: Path) -> Budget:
                          "import time\n    while True:\n        time.sleep(0.05)", stub)
         assert looping.count("while True") == len(step.functions), step.id
         (root / "submission" / f"{step.id}.py").write_text(looping)
-    return shares
 
 
 LOOPING = "gradescope: every function loops"
@@ -375,7 +374,8 @@ def test_a_bundle_whose_every_function_loops_times_out_step_by_step(early_runs) 
     """The grader's own results.json comes before it is stopped, each looping step 'timed out', the
     right steps (01 and 03, graded before any loop can squeeze them) with their points."""
     finished = early_runs.finished(LOOPING)
-    results, seconds, shares = results_of(Path(finished.args[-1]).parent, finished), finished.seconds, LOOPING_BUDGET
+    root = Path(finished.args[-1]).parent  # harness() runs root/run_autograder
+    results, seconds, shares = results_of(root, finished), finished.seconds, LOOPING_BUDGET
     assert seconds < shares.stop_after and not results["output"].startswith("Nothing was graded")
     for step in STEPS:
         own = [t for t in results["tests"] if t["name"].startswith(step.id)]

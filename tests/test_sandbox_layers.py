@@ -299,13 +299,14 @@ def dockers() -> Iterator[dict[str, tuple[Finished, dict[str, str]]]]:
     try:
         runs, environments = {}, {}
         for index, (setting, python) in enumerate(pythons.items()):
-            kit = _world_readable_kit(folder / str(index))
+            own = folder / str(index)
+            kit = _world_readable_kit(own)
             environments[setting] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(kit),
                                      "HOME": str(kit), "VITGRADE_ROOT": str(kit)}
             # The hostile submission only where it runs as uid 65534: as root it would kill the judge.
-            hostile = [str(folder / str(index) / "hostile")] if python == UNPRIVILEGED_PYTHON else []
-            runs[setting] = {"args": [*DOCKER, python, "-c", DOCKER_SCRIPT, str(folder / str(index) / "honest"),
-                                      *hostile], "env": environments[setting], "cwd": "/"}
+            hostile = [str(own / "hostile")] if python == UNPRIVILEGED_PYTHON else []
+            runs[setting] = {"args": [*DOCKER, python, "-c", DOCKER_SCRIPT, str(own / "honest"), *hostile],
+                             "env": environments[setting], "cwd": "/"}
         finished = run_together(runs, folder / "output")
         yield {setting: (finished[setting], environments[setting]) for setting in pythons}
     finally:
