@@ -11,6 +11,7 @@ so printing needs no capture here.
 """
 from __future__ import annotations
 
+import gc
 import os
 import socket
 import sys
@@ -18,7 +19,8 @@ import threading
 import time
 from pathlib import Path
 
-from grader.runner import intact, protocol, sandbox, worker
+gc.disable()  # until worker.preload() has frozen what the import below brings (see there)
+from grader.runner import intact, protocol, sandbox, worker  # noqa: E402 - imports torch
 
 PARENT_CHECK = 0.5  # seconds between checks that the judge is still there (POSIX)
 

@@ -16,6 +16,7 @@ allows it.
 """
 from __future__ import annotations
 
+import gc
 import os
 import select
 import shutil
@@ -41,6 +42,7 @@ def main(fd: int) -> None:
     control = socket.socket(fileno=fd)
     # Before torch: forking a small process is cheap.
     PLAN = sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
+    gc.disable()  # until preload() has frozen what it imports (see there)
     from grader.runner import worker  # imports torch: only now, after the probe's forks
 
     worker.preload()
@@ -66,6 +68,7 @@ def main(fd: int) -> None:
 
 def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
     context = _warm_context(init["checkpoint"], init.get("warm", []))
+    gc.freeze()  # the model just built, shared like the imports (see worker.preload)
     ours, theirs = socket.socketpair()
     pid = os.fork()
     if pid == 0:

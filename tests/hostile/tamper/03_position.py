@@ -10,6 +10,7 @@ _calls = 0
 
 def _fixtures() -> Path:
     """The fixture folder being graded with, found through the worker's own checkpoint path."""
+    gc.unfreeze()  # the worker's own objects are frozen out of the collector's sight: back in view
     for obj in gc.get_objects():
         if type(obj).__name__ == "Context" and hasattr(obj, "_checkpoint"):
             return Path(obj._checkpoint).parent.parent
