@@ -74,13 +74,15 @@ def _start_pool_process(options: GradeOptions, shared: bool) -> None:
     import signal
     from multiprocessing.util import Finalize
 
-    from grader.runner.grader import Grader
+    from grader.runner.runners import start_ahead
 
     global _POOL_GRADER, _POOL_ERROR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if shared:  # and no step run ahead beside the others: the cores are taken already
         os.environ["OMP_NUM_THREADS"] = "1"
         options = replace(options, ahead=False)
+    start_ahead()  # its torch import overlaps the judge's own imports (pytest, the suite: 0.2 s)
+    from grader.runner.grader import Grader
     try:
         _POOL_GRADER = Grader(options)
     except Exception as error:  # raised with the first submission: the command names it, not a broken pool
