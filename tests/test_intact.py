@@ -53,3 +53,25 @@ def test_a_patched_method_of_a_torch_class_is_seen():
         del torch.Tensor.softmax
     assert "a class attribute softmax" in found
     assert intact.differences(before) == []
+
+
+def test_a_function_s_code_or_defaults_and_a_deleted_attribute_are_seen_an_equal_scalar_is_not():
+    from grader.runner import protocol
+
+    before = intact.snapshot()
+    function, code, defaults = protocol.send, protocol.send.__code__, protocol.send.__defaults__
+    limit = protocol.MAX_HEADER
+    try:
+        protocol.send.__code__ = (lambda sock, header, arrays=None: None).__code__
+        protocol.send.__defaults__ = (None,)
+        del protocol.receive
+        protocol.MAX_HEADER = int(str(limit))  # the same value, a new object
+        found = intact.differences(before)
+    finally:
+        function.__code__, function.__defaults__ = code, defaults
+        protocol.MAX_HEADER = limit
+        protocol.receive = before.namespaces["grader.runner.protocol"].by_key()["receive"][0]
+    assert found.count("grader.runner.protocol.send") == 1  # once, however many of its parts changed
+    assert "grader.runner.protocol.receive" in found
+    assert not [name for name in found if "MAX_HEADER" in name]
+    assert intact.differences(before) == []

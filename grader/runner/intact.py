@@ -10,6 +10,7 @@ is the portable runner's documented limit (its sandbox report says steps share a
 """
 from __future__ import annotations
 
+import operator
 import os
 import random
 import sys
@@ -17,6 +18,7 @@ import threading
 import types
 import warnings
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 #: Top-level packages whose module attributes, classes and functions are compared: what student
@@ -27,12 +29,40 @@ WATCHED = ("torch", "numpy", "safetensors", "grader", "builtins", "math", "opera
 
 _GONE = object()  # an attribute deleted during the step
 
+Owner = Any  # a watched namespace: a module by its name (str), a class by id() (int)
+
+
+@dataclass(frozen=True)
+class Contents:
+    """What one watched namespace holds. The objects themselves, compared by identity: `id()` raises
+    an audit event, and with the worker's audit hook installed 120,000 calls cost 0.2 s. Holding them
+    also keeps a replaced object alive, so no new object can take its place at the same address."""
+
+    keys: tuple[str, ...]
+    values: tuple[Any, ...]
+    functions: tuple[tuple[Any, Any, Any], ...] | None  # each Python function's code, defaults,
+    # kwdefaults (a module's; None for a class, whose methods are compared as values only)
+
+    def unchanged_in(self, now: Contents) -> bool:
+        """Every key, value and function part the same object (the fast path: all of C)."""
+        return (self.keys == now.keys and all(map(operator.is_, self.values, now.values))
+                and all(map(operator.is_, chain.from_iterable(self.functions or ()),
+                            chain.from_iterable(now.functions or ()))))
+
+    def by_key(self) -> dict[str, tuple]:
+        """Each attribute's value, with its code, defaults and kwdefaults when it is a function."""
+        if self.functions is None:
+            return {key: (value,) for key, value in zip(self.keys, self.values)}
+        parts = iter(self.functions)
+        return {key: (value, *next(parts)) if type(value) is types.FunctionType else (value,)
+                for key, value in zip(self.keys, self.values)}
+
 
 @dataclass
 class Snapshot:
-    """Identities of everything watched, and the settings a step may change."""
+    """Everything watched, and the settings a step may change."""
 
-    identities: dict[tuple, Any]
+    namespaces: dict[Owner, Contents]
     settings: dict[str, Any]
     threads: set[int]
     rng: tuple[Any, Any, Any]
@@ -43,46 +73,43 @@ def _watched(name: str) -> bool:
 
 
 SCALARS = (int, float, complex, str, bytes, bool, type(None))
+_FUNCTION_PARTS = operator.attrgetter("__code__", "__defaults__", "__kwdefaults__")
 
 
-def _identity(value: Any) -> Any:
-    """A scalar by its value (the worker sets the same limits again each step), else by id()."""
-    return value if isinstance(value, SCALARS) and value == value else id(value)  # NaN: by id
+def _same(before: Any, now: Any) -> bool:
+    """The same object, or a scalar of the same value (the worker sets the same limits again each
+    step); NaN only as the same object."""
+    return before is now or (isinstance(before, SCALARS) and isinstance(now, SCALARS)
+                              and before == before and before == now)
 
 
-def _identities() -> dict[tuple, Any]:
-    """The identity of every attribute of the watched modules, of their classes' attributes and of
-    their Python functions' code and defaults: replacing or patching any of them changes one."""
+def _contents(namespace: Any, functions: bool) -> Contents:
+    values = tuple(namespace.values())
+    parts = tuple(map(_FUNCTION_PARTS, [v for v in values if type(v) is types.FunctionType])) if functions else None
+    return Contents(tuple(namespace), values, parts)
+
+
+def _namespaces() -> dict[Owner, Contents]:
+    """The contents of every watched module, and of the classes they hold: replacing or patching
+    any attribute, or a module function's code or defaults, changes one."""
     with warnings.catch_warnings():  # looking at a deprecated alias is not using it
         warnings.simplefilter("ignore")
-        return _identities_now()
-
-
-def _identities_now() -> dict[tuple, Any]:
-    found: dict[tuple, Any] = {}
-    classes: dict[int, type] = {}
-    for name, module in list(sys.modules.items()):
-        namespace = getattr(module, "__dict__", None) if _watched(name) else None
-        if not isinstance(namespace, dict):
-            continue
-        for key, value in list(namespace.items()):
-            found[(name, key)] = _identity(value)
-            if isinstance(value, type):
-                classes[id(value)] = value
-            elif isinstance(value, types.FunctionType):
-                found[(name, key, "code")] = id(value.__code__)
-                found[(name, key, "defaults")] = id(value.__defaults__)
-                found[(name, key, "kwdefaults")] = id(value.__kwdefaults__)
-    for cls in classes.values():
-        for key, value in list(vars(cls).items()):
-            found[(id(cls), key)] = _identity(value)
+        found: dict[Owner, Contents] = {}
+        classes: dict[int, type] = {}
+        for name, module in list(sys.modules.items()):
+            namespace = getattr(module, "__dict__", None) if _watched(name) else None
+            if not isinstance(namespace, dict):
+                continue
+            found[name] = contents = _contents(namespace, functions=True)
+            classes.update((id(value), value) for value in contents.values if isinstance(value, type))
+        for key, cls in classes.items():
+            found[key] = _contents(vars(cls), functions=False)
     return found
 
 
-def _bookkeeping(key: tuple) -> bool:
+def _bookkeeping(owner: Owner, attribute: str) -> bool:
     """A new attribute Python adds itself: a submodule imported for the first time (the module is
     compared from then on), a warnings registry."""
-    owner, attribute = key[0], key[1]
     return attribute == "__warningregistry__" or (isinstance(owner, str) and f"{owner}.{attribute}" in sys.modules)
 
 
@@ -101,25 +128,36 @@ def snapshot() -> Snapshot:
     import numpy
     import torch
 
-    return Snapshot(_identities(), _settings(), {t.ident for t in threading.enumerate()},
+    return Snapshot(_namespaces(), _settings(), {t.ident for t in threading.enumerate()},
                     (torch.get_rng_state(), numpy.random.get_state(), random.getstate()))
 
 
 def differences(before: Snapshot) -> list[str]:
     """What differs from `before` (names only, for the judge): empty when intact. Modules first
     imported during the step are not compared (what they could change elsewhere is)."""
-    now = _identities()
-    owners = {key[0] for key in before.identities}  # modules by name, classes by id
-    changed = [f"{key[0]}.{key[1]}" if isinstance(key[0], str) else f"a class attribute {key[1]}"
-               for key, value in before.identities.items() if now.get(key, _GONE) != value]
-    changed += [f"new {key[0]}.{key[1]}" if isinstance(key[0], str) else f"a class attribute {key[1]}"
-                for key in now.keys() - before.identities.keys() if key[0] in owners and not _bookkeeping(key)]
+    now = _namespaces()
+    changed: list[str] = []
+    for owner, contents in before.namespaces.items():
+        current = now.get(owner)
+        if current is None or not contents.unchanged_in(current):
+            changed += _changes(owner, contents, current)
     settings = _settings()
     changed += [name for name, value in before.settings.items() if settings[name] != value]
     changed += ["a thread still running" for t in threading.enumerate() if t.ident not in before.threads]
     if _has_children():
         changed.append("a child process")
     return changed
+
+
+def _changes(owner: Owner, before: Contents, now: Contents | None) -> list[str]:
+    """The attributes of one namespace that differ: replaced, deleted (the whole namespace, where it
+    is gone) or new."""
+    old, new = before.by_key(), now.by_key() if now is not None else {}
+    name = (lambda key: f"{owner}.{key}") if isinstance(owner, str) else (lambda key: f"a class attribute {key}")
+    changed = [name(key) for key, parts in old.items()
+               if len(parts) != len(new.get(key, ())) or not all(map(_same, parts, new[key]))]
+    return changed + [f"new {name(key)}" if isinstance(owner, str) else name(key)
+                      for key in new.keys() - old.keys() if not _bookkeeping(owner, key)]
 
 
 def _has_children() -> bool:
