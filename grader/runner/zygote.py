@@ -46,6 +46,7 @@ def main(fd: int) -> None:
     from grader.runner import worker  # imports torch: only now, after the probe's forks
 
     worker.preload()
+    worker.prepare_watches()  # once for every submission, not in each one's worker parent (19 ms)
     BASE_VIEW = view.base_view(KIT_ROOT)
     if PLAN.subreaper:
         sandbox.set_subreaper()
@@ -134,7 +135,6 @@ def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
             sandbox.enter_view(view.submission_view(BASE_VIEW, init))
         if PLAN.subreaper and os.getpid() != 1:  # what a step leaves behind comes back to us
             sandbox.set_subreaper()
-        worker.prepare_watches()  # once for the submission, not in every step's fresh process
         made_in_tmp = set(os.listdir("/tmp")) if PLAN.view else set()
         protocol.send(control, {"type": "ready"})
     except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
