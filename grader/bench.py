@@ -183,8 +183,10 @@ def jobs_figure(submissions: int = 10) -> Figure:
     with tempfile.TemporaryDirectory() as folder:
         for i in range(submissions):
             shutil.copytree(paths.SOLUTIONS, Path(folder) / f"student{i:02d}")
+        # Three pairs: one `import torch` of 1.6-2.7 s on a busy host moved a single pair's ratio by
+        # a fifth (9.3x and 11.2x in two runs of the same code); the median of three moves less.
         return _against_torch(f"{submissions} submissions (hidden tests too), --jobs 2 / import torch",
-                              _command(*vitgrade, folder, "--jobs", "2"), 1, 9.0)
+                              _command(*vitgrade, folder, "--jobs", "2"), 3, 9.0)
 
 
 def portable_grade_figure(repeats: int) -> Figure:
