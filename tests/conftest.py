@@ -45,6 +45,7 @@ _FROZEN_WITH_MODULES = [0]  # how many modules were loaded at the last freeze
 _MANY_MODULES = 200  # timm brings 1,300 (torchvision, sympy); a test's own submission a handful
 
 
+@pytest.hookimpl(trylast=True)  # after the test's own fixtures are torn down
 def pytest_runtest_teardown(item: pytest.Item) -> None:
     """Freeze again after a test that imported many modules (timm, in the tests that compare with
     it): their objects, 150,000 of them, are otherwise walked by every full collection (0.15 s
