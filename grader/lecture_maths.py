@@ -47,6 +47,9 @@ class NumpyOps:
     def broadcast_to(self, x: Array, shape: tuple[int, ...]) -> Array:
         return np.broadcast_to(x, shape)
 
+    def copy(self, x: Array) -> Array:
+        return x.copy()
+
     def mean(self, x: Array, axis: int) -> Array:
         return x.mean(axis=axis, keepdims=True)
 
@@ -125,6 +128,9 @@ class TorchOps:
 
     def broadcast_to(self, x: Array, shape: tuple[int, ...]) -> Array:
         return x.expand(*shape)
+
+    def copy(self, x: Array) -> Array:
+        return x.clone()
 
     def mean(self, x: Array, axis: int) -> Array:
         return x.mean(dim=axis, keepdim=True)
@@ -583,9 +589,14 @@ def cover(images: Array, top: int, left: int, size: int, value: float = 0.0, tra
     """A fresh copy with the square rows top..top+size-1, columns left..left+size-1 set to `value`
     (normalized 0 is mid-gray, page 42)."""
     t = trace if trace is not None else Trace()
-    covered = images.copy() if isinstance(images, np.ndarray) else images.clone()
-    covered[:, :, top:top + size, left:left + size] = t.constant("fill", value)
+    covered = ops_for(images).copy(images)
+    _fill_square(covered, top, left, size, t.constant("fill", value))
     return t("covered", covered)
+
+
+def _fill_square(images: Array, top: int, left: int, size: int, value: float) -> None:
+    """Set rows top..top+size-1, columns left..left+size-1 of every channel to `value`, in place."""
+    images[..., top:top + size, left:left + size] = value
 
 
 @_reusable
@@ -614,11 +625,11 @@ def patch_covers(image: Array, patch_size: int, fill: float, trace: Trace | None
     each as `cover` makes it, written in place into one array (the judge's float64 covers take 236 MB,
     and fresh memory costs more than the copying: made one by one and then joined, they took twice that)."""
     side = image.shape[-1] // patch_size
-    copies = ops_for(image).broadcast_to(image, (side * side, *image.shape[1:]))  # a view: no memory yet
-    covers = copies.copy() if isinstance(copies, np.ndarray) else copies.clone()
+    ops = ops_for(image)
+    covers = ops.copy(ops.broadcast_to(image, (side * side, *image.shape[1:])))  # (side², 3, H, W)
     for index in range(side * side):
         row, column = divmod(index, side)
-        covers[index, :, row * patch_size:(row + 1) * patch_size, column * patch_size:(column + 1) * patch_size] = fill
+        _fill_square(covers[index], row * patch_size, column * patch_size, patch_size, fill)
     return covers
 
 

@@ -36,12 +36,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """What the test modules imported (torch, the kit) lives as long as the session: as the zygote
     does, the collector stays off while they import (see `gc.disable()` above) and is then turned
     on with all of it frozen, out of the sight of every later full collection."""
-    gc.freeze()
+    _freeze_what_is_loaded()
     gc.enable()
-    _FROZEN_WITH_MODULES[0] = len(sys.modules)
 
 
 _FROZEN_WITH_MODULES = [0]  # how many modules were loaded at the last freeze
+
+
+def _freeze_what_is_loaded() -> None:
+    gc.freeze()
+    _FROZEN_WITH_MODULES[0] = len(sys.modules)
+
+
 _MANY_MODULES = 200  # timm brings 1,300 (torchvision, sympy); a test's own submission a handful
 
 
@@ -52,8 +58,7 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
     each). Collected first, so that no garbage of the tests is frozen with them."""
     if len(sys.modules) - _FROZEN_WITH_MODULES[0] > _MANY_MODULES:
         gc.collect()
-        gc.freeze()
-        _FROZEN_WITH_MODULES[0] = len(sys.modules)
+        _freeze_what_is_loaded()
 
 
 @pytest.fixture(scope="session", autouse=True)

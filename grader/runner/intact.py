@@ -27,8 +27,6 @@ WATCHED = ("torch", "numpy", "safetensors", "grader", "builtins", "math", "opera
            "json", "socket", "struct", "io", "sys", "os", "importlib", "contextlib", "random")
 
 
-_GONE = object()  # an attribute deleted during the step
-
 Owner = Any  # a watched namespace: a module by its name (str), a class by id() (int)
 
 
@@ -153,11 +151,12 @@ def _changes(owner: Owner, before: Contents, now: Contents | None) -> list[str]:
     """The attributes of one namespace that differ: replaced, deleted (the whole namespace, where it
     is gone) or new."""
     old, new = before.by_key(), now.by_key() if now is not None else {}
-    name = (lambda key: f"{owner}.{key}") if isinstance(owner, str) else (lambda key: f"a class attribute {key}")
-    changed = [name(key) for key, parts in old.items()
-               if len(parts) != len(new.get(key, ())) or not all(map(_same, parts, new[key]))]
-    return changed + [f"new {name(key)}" if isinstance(owner, str) else name(key)
-                      for key in new.keys() - old.keys() if not _bookkeeping(owner, key)]
+    changed, added = "a class attribute ", "a class attribute "  # a class by its attribute alone
+    if isinstance(owner, str):
+        changed, added = f"{owner}.", f"new {owner}."
+    return ([changed + key for key, parts in old.items()
+             if len(parts) != len(new.get(key, ())) or not all(map(_same, parts, new[key]))]
+            + [added + key for key in new.keys() - old.keys() if not _bookkeeping(owner, key)])
 
 
 def _has_children() -> bool:
