@@ -124,7 +124,7 @@ class _KeptOpen:
 @pytest.fixture
 def cli_on_the_shared_runner(session_grader, monkeypatch) -> None:
     """CLI commands invoked in this process (typer's CliRunner) grade on the session's runner
-    instead of starting a zygote and importing torch again. Their own parsing, fixture checks,
-    options, plans, reports and exit statuses run as ever; a pool of processes (`--jobs 2`) and a
-    command run as a subprocess still start runners of their own."""
-    monkeypatch.setattr("grader.runner.grader.start_runner", lambda: _KeptOpen(session_grader.runner))
+    instead of starting a zygote and importing torch again; a pool of judges (`--jobs 2`) gets
+    copies of its zygote. Their own parsing, fixture checks, options, plans, reports and exit
+    statuses run as ever; a command run as a subprocess still starts a runner of its own."""
+    monkeypatch.setattr("grader.runner.runners._new_runner", lambda: _KeptOpen(session_grader.runner))

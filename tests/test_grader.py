@@ -172,7 +172,7 @@ def test_a_stub_earlier_step_is_reported_as_blocked(grader_with, tmp_path):
 
 
 @pytest.mark.slow
-def test_several_submissions_give_a_csv_gradebook(tmp_path):
+def test_several_submissions_give_a_csv_gradebook(tmp_path, cli_on_the_shared_runner):
     course = tmp_path / "course"
     shutil.copytree(paths.SOLUTIONS, course / "alice")
     (course / "bob").mkdir()

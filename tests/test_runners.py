@@ -2,10 +2,16 @@
 running: the command line starts it before importing its commands, the grader takes that one."""
 from __future__ import annotations
 
+import sys
+import time
+from pathlib import Path
+
 import pytest
 
 import grader.cli
+from grader import paths
 from grader.runner import runners
+from grader.runner.remote import ZygoteRunner
 
 
 class FakeRunner:
@@ -35,9 +41,10 @@ def fake_runners(monkeypatch):
     (["vitgrade", "grade", "--solutions"], True),
     (["vitgrade", "grade", "class/", "--jobs", "1"], True),
     (["vitgrade", "grade", "class/", "--jobs=1"], True),
-    (["vitgrade", "grade", "class/", "--jobs", "2"], False),  # each judge of the pool starts its own
-    (["vitgrade", "grade", "class/", "--jobs=4"], False),
+    (["vitgrade", "grade", "class/", "--jobs", "2"], True),  # the judges of the pool share its copies
+    (["vitgrade", "grade", "class/", "--jobs=4"], True),
     (["vitgrade", "grade", "--jobs"], False),  # a usage error: typer says so
+    (["vitgrade", "grade", "class/", "--jobs", "0"], False),
     (["vitgrade", "check", "--help"], False),
     (["vitgrade", "grade", "-h"], False),
     (["vitgrade", "list"], False),
@@ -69,6 +76,56 @@ def test_a_pool_of_judges_ends_a_runner_started_early(fake_runners):
     with runners.started_ahead(start=False):
         assert runners._AHEAD == []
     assert fake_runners[0].closed
+
+
+def test_a_pool_ends_a_runner_it_cannot_share_and_its_judges_start_their_own(fake_runners):
+    """The portable runner has no copies: the one started ahead would only wait beside the judges."""
+    with runners.started_ahead():
+        assert runners.share_ahead(2) is None
+        assert runners._AHEAD == [] and fake_runners[0].closed
+
+
+def _parent(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads parents in /proc")
+def test_the_judges_of_a_pool_share_one_zygote_and_each_reaps_only_its_own(session_grader):
+    """Each judge gets a copy forked from the one zygote (torch imported once), probed alike; the
+    workers of one copy are its own: another judge's reaping never reaches them."""
+    zygote = session_grader.runner
+    if not hasattr(zygote, "clone"):
+        pytest.skip("the portable runner has no copies")
+    first, second = (ZygoteRunner(zygote.clone()) for _ in range(2))
+    try:
+        assert first.plan() == second.plan() == zygote.plan()
+        assert first._pid != second._pid and {_parent(first._pid), _parent(second._pid)} == {zygote._process.pid}
+        worker = first.spawn({"submission": str(paths.SOLUTIONS), "references": {}, "stubs": [], "warm": [],
+                              "checkpoint": session_grader.checkpoint_file})
+        worker._prepare()  # its sandboxed parent is up, below the first copy
+        assert second.reap() == 0
+        assert _running(worker._c2)
+    finally:
+        first.close()
+        second.close()
+    # Each copy ended when told, and took its workers with it; the zygote reaps the copies later.
+    assert not any(_running(pid) for pid in (first._pid, second._pid, worker._c2))
+
+
+def _running(pid: int) -> bool:
+    """Whether `pid` is a process that has not finished exiting (a zombie has)."""
+    deadline = time.monotonic() + 10  # an exit frees a torch-sized address space first
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            return False
+        if state in "ZX":
+            return False
+        if state != "R":
+            return True
+        time.sleep(0.05)
+    return True
 
 
 def test_workers_get_the_cpu_kernel_settings_and_no_secrets():

@@ -26,16 +26,27 @@ def _jobs(argv: list[str]) -> str:
     return "1"
 
 
+def _in_a_judge() -> bool:
+    """Whether this is a judge of a pool, importing the command line as multiprocessing prepares
+    it (with the grading command's argv): its runner comes from the pool, not from here."""
+    multiprocessing = sys.modules.get("multiprocessing")  # a command has not imported it yet
+    # Named before it is started: prepare() names the process as it imports the main module.
+    return multiprocessing is not None and multiprocessing.current_process().name != "MainProcess"
+
+
 def _start_runner_early(argv: list[str]) -> None:
     """`check` and `grade` wait above all for their worker's torch import: start it before this
     module imports typer, rich and every command (about 0.2 s), rather than when the command runs.
-    Not for `--help`, nor for a pool of judges (`--jobs N`: each starts its own); a command that
-    stops before grading (a usage error) ends it as the process exits."""
-    if len(argv) < 2 or argv[1] not in ("check", "grade") or {"--help", "-h"} & set(argv) or _jobs(argv) != "1":
+    Not for `--help`, nor for a pool of portable runners (`--jobs N` where the zygote cannot run:
+    each judge starts its own; a pool's judges share the zygote); a command that stops before
+    grading (a usage error) ends it as the process exits."""
+    if len(argv) < 2 or argv[1] not in ("check", "grade") or {"--help", "-h"} & set(argv) or _in_a_judge():
         return
-    from grader.runner.runners import start_ahead
+    from grader.runner.runners import can_share, start_ahead
 
-    start_ahead()
+    jobs = _jobs(argv)
+    if jobs == "1" or (jobs.isdigit() and int(jobs) > 1 and can_share()):
+        start_ahead()
 
 
 # Only as the command itself (`vitgrade`, `python -m grader.cli`, where argv[0] is "-m" while the

@@ -66,10 +66,12 @@ _POOL_GRADER = None  # each process of a --jobs pool keeps one Grader (and zygot
 _POOL_ERROR: Exception | None = None  # why its Grader could not start: raised by its first submission
 
 
-def _start_pool_process(options: GradeOptions, shared: bool) -> None:
+def _start_pool_process(options: GradeOptions, shared: bool, lines: list | None, taken: Any) -> None:
     """With `shared` (more than one judge), one torch thread per worker: the judges already share
-    the cores between them. Ctrl-C reaches the whole process group: only the class's own process
-    answers it, by ending the pool; the zygote started here inherits the indifference."""
+    the cores between them. `lines` lead to copies of the class process's zygote, one per judge
+    (`taken` counts those taken); without them (the portable runner) the judge starts its own.
+    Ctrl-C reaches the whole process group: only the class's own process answers it, by ending
+    the pool; a runner started here inherits the indifference."""
     import os
     import signal
     from multiprocessing.util import Finalize
@@ -80,8 +82,15 @@ def _start_pool_process(options: GradeOptions, shared: bool) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if shared:  # and no step run ahead beside the others: the cores are taken already
         os.environ["OMP_NUM_THREADS"] = "1"
-        options = replace(options, ahead=False)
-    start_ahead()  # its torch import overlaps the judge's own imports (pytest, the suite: 0.2 s)
+        options = replace(options, ahead=False, threads=1)
+    if lines is None:
+        start_ahead()  # its torch import overlaps the judge's own imports (pytest, the suite: 0.2 s)
+    else:
+        with taken.get_lock():
+            mine, taken.value = taken.value, taken.value + 1
+        for other in lines[:mine] + lines[mine + 1:]:
+            other.close()
+        start_ahead(lines[mine])
     from grader.runner.grader import Grader
     try:
         _POOL_GRADER = Grader(options)
@@ -111,13 +120,16 @@ def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: i
     import os
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
+    from grader.runner.runners import share_ahead
+
     # Windows has no forkserver, and a Python without os.fork (the simulated one) cannot run it.
     forks = hasattr(os, "fork") and "forkserver" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if forks else "spawn")
     judges = min(jobs, len(todo))
+    lines = share_ahead(judges)  # None with the portable runner (and always where no fork)
     with progress("grading submissions", len(todo)) as advance:
         pool = ProcessPoolExecutor(max_workers=judges, mp_context=context, initializer=_start_pool_process,
-                                   initargs=(options, judges > 1))
+                                   initargs=(options, judges > 1, lines, context.Value("i", 0)))
         try:
             for future in as_completed([pool.submit(_grade_in_pool, item) for item in todo]):
                 keep(*future.result())
@@ -127,6 +139,8 @@ def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: i
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
+            for line in lines or []:  # each judge had its own copy; a copy whose judge died ends now
+                line.close()
 
 
 def _end_judges(pool: Any) -> None:

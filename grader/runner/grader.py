@@ -44,6 +44,8 @@ class GradeOptions:
     ahead: bool = True
     """Run the step with the model forwards ahead, beside the others, where the runner allows it;
     off where several judges share the cores already."""
+    threads: int | None = None
+    """Torch threads in each worker (None: torch's choice); one where several judges share the cores."""
 
 
 def _references(step: Step, use: bool) -> dict[str, str]:
@@ -176,7 +178,7 @@ class Grader:
         if kind == "own chain":
             cases = cases[:1]  # the one test reported (worth no points)
         init = dict(step=step.id, functions=list(step.functions), step_references=list(refs),
-                    memory=options.memory, timeout=options.timeout)
+                    memory=options.memory, timeout=options.timeout, threads=options.threads)
         run = StepRun(step=step, cases=cases, limit_seconds=options.timeout, label=kind)
         run.spawn = lambda: self._spawn(run, init)
         # The earlier steps this step calls are the references: none of them can block it.

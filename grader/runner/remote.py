@@ -115,7 +115,14 @@ class ZygoteRunner:
     """The Linux runner: a process that has imported torch and forks a sandboxed worker per
     submission; started early, used by every submission of a grading run."""
 
-    def __init__(self) -> None:
+    def __init__(self, line: socket.socket | None = None) -> None:
+        """A zygote of its own, or with `line` (from `clone`, in a judge of a pool) the copy of
+        another process's zygote at the other end."""
+        self._plan: sandbox.Plan | None = None
+        self._cloned = False
+        if line is not None:
+            self._sock, self._process = line, None
+            return
         ours, theirs = socket.socketpair()
         self._sock = ours
         env = sandbox.worker_environment(dict(os.environ))
@@ -124,7 +131,19 @@ class ZygoteRunner:
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, env=env)
         theirs.close()
-        self._plan: sandbox.Plan | None = None
+
+    def clone(self) -> socket.socket:
+        """A line to a copy of this zygote, forked as soon as it is ready (no wait here): for a
+        judge process of a pool, which passes it to `ZygoteRunner(line)`. The copy ends when its
+        line closes, or with this zygote."""
+        ours, theirs = socket.socketpair()
+        try:
+            protocol.send(self._sock, {"op": "clone"})
+            socket.send_fds(self._sock, [b"F"], [theirs.fileno()])
+        finally:
+            theirs.close()
+        self._cloned = True
+        return ours
 
     def plan(self) -> sandbox.Plan:
         """The zygote's probe: which confinement layers its workers get (waits for it once)."""
@@ -134,6 +153,7 @@ class ZygoteRunner:
             if header.get("type") != "ready":
                 raise RuntimeError("the grading zygote did not start")
             self._plan = sandbox.Plan.from_json(dict(header.get("sandbox") or {}))
+            self._pid = int(header.get("pid") or 0)
         return self._plan
 
     def report(self, memory: int) -> SandboxReport:
@@ -160,14 +180,18 @@ class ZygoteRunner:
 
     def reap(self) -> int:
         """Kill whatever workers left behind; returns how many processes that was."""
-        if self._plan is None or self._process.poll() is not None:
+        if self._plan is None or (self._process is not None and self._process.poll() is not None):
             return 0
         protocol.send(self._sock, {"op": "reap"})
         header, _ = protocol.receive(self._sock)
         return int(header.get("killed", 0))
 
     def close(self) -> None:
-        if self._plan is None:  # never used (a command that stopped early): no worker to wait for
+        """End the zygote once it has ended every worker it started (a copy: once its line says so)."""
+        if self._process is None:
+            self._close_copy()
+            return
+        if self._plan is None and not self._cloned:  # never used (a command that stopped early)
             self._process.kill()
             self._process.wait()
             self._sock.close()
@@ -182,6 +206,24 @@ class ZygoteRunner:
         except subprocess.TimeoutExpired:
             self._process.kill()
             self._process.wait()
+
+    def _close_copy(self) -> None:
+        """A copy is not this process's child: told to exit, it reaps its workers and then exits,
+        which closes its end of the line. Killed after 10 s, like a zygote of our own."""
+        try:
+            protocol.send(self._sock, {"op": "exit"})
+            self._sock.settimeout(10)
+            while self._sock.recv(1 << 16):
+                pass
+        except TimeoutError:
+            if self._plan is not None and self._pid > 0:
+                try:
+                    os.kill(self._pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        except OSError:
+            pass
+        self._sock.close()
 
 
 SETUP_PATIENCE = 120.0  # seconds for C2 to load the references and enter the view on a busy machine

@@ -64,12 +64,30 @@ def use_portable() -> bool:
 _AHEAD: list[Runner] = []  # started by `start_ahead`, taken by the next `start_runner`
 
 
-def start_ahead() -> None:
+def start_ahead(line: socket.socket | None = None) -> None:
     """Start the runner now, for the grader that `start_runner` creates later: its torch import,
     the longest wait of a check, overlaps whatever comes first (importing the command line and the
-    judge, reading folders). One that no grader takes is ended as the process exits."""
+    judge, reading folders). One that no grader takes is ended as the process exits. With `line`
+    (a judge of a pool): the copy of the pool's zygote at its other end (see `share_ahead`)."""
     if not _AHEAD:
-        _AHEAD.append(_new_runner())
+        _AHEAD.append(_new_runner() if line is None else _copy_of_zygote(line))
+
+
+def can_share() -> bool:
+    """Whether the judges of a pool can share the runner started ahead: the zygote, copied for
+    each of them. Portable runners are not shared: each judge starts its own."""
+    return not use_portable()
+
+
+def share_ahead(judges: int) -> list[socket.socket] | None:
+    """One line per judge of a pool to a copy of the zygote started ahead, which keeps running
+    until the block of `started_ahead` ends: torch is imported once for the whole pool, and each
+    judge's workers are forked from its copy. None where the runner started ahead cannot be shared
+    (the portable runner), which is then ended: each judge starts its own."""
+    if not (_AHEAD and hasattr(_AHEAD[0], "clone")):  # the zygote alone can be copied
+        _end_ahead()
+        return None
+    return [_AHEAD[0].clone() for _ in range(judges)]
 
 
 @atexit.register
@@ -81,8 +99,9 @@ def _end_ahead() -> None:
 @contextmanager
 def started_ahead(start: bool = True) -> Iterator[None]:
     """A runner started ahead (now, unless the command line started one already) for the block's
-    grader; one no grader took by the block's end (nothing left to grade) is ended there. Without
-    `start` (a pool of judges, each starting its own) none is kept."""
+    grader, or a pool's judges (`share_ahead`); one still here at the block's end (no grader took
+    it, or a pool shared it) is ended there. Without `start` (a pool of judges that each start
+    their own) none is kept."""
     if start:
         start_ahead()
     else:
@@ -97,6 +116,12 @@ def start_runner() -> Runner:
     """The runner started ahead if there is one, else a new one: the zygote where it can run, else
     the portable runner; either starts importing torch now."""
     return _AHEAD.pop() if _AHEAD else _new_runner()
+
+
+def _copy_of_zygote(line: socket.socket) -> Runner:
+    from grader.runner.remote import ZygoteRunner
+
+    return ZygoteRunner(line)
 
 
 def _new_runner() -> Runner:

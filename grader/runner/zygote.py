@@ -13,6 +13,9 @@ empties the view's /tmp; it ends itself when that fails, and the judge starts a 
 dies the kernel kills everything in its PID namespace, so nothing the student starts can outlive
 the submission. Each layer is used only where the probe (before `ready`) found that this machine
 allows it.
+
+A pool of judges (`vitgrade grade --jobs N`) shares one torch import: the grading command starts
+the zygote, and each judge is served by a copy forked from it (`clone`), C1-C3 then forked there.
 """
 from __future__ import annotations
 
@@ -51,6 +54,11 @@ def main(fd: int) -> None:
     if PLAN.subreaper:
         sandbox.set_subreaper()
     _die_with_parent()
+    _serve(control)
+
+
+def _serve(control: socket.socket) -> None:
+    """Answer one judge until it says exit or its line closes, then end everything started for it."""
     protocol.send(control, {"type": "ready", "pid": os.getpid(), "sandbox": PLAN.to_json()})
     while True:
         try:
@@ -61,10 +69,30 @@ def main(fd: int) -> None:
             _spawn(control, header)
         elif header.get("op") == "reap":
             protocol.send(control, {"type": "reaped", "killed": reap_children()})
+        elif header.get("op") == "clone":
+            _clone(control)
         else:
             break
     reap_children()
     os._exit(0)  # skip the interpreter's teardown of torch: the judge is waiting for this exit
+
+
+def _clone(control: socket.socket) -> None:
+    """A copy of this zygote for the line that came with the message: forked with torch imported
+    and the sandbox probed, it serves one judge of a pool (`vitgrade grade --jobs N`), whose
+    submissions' workers are its children alone, so that judge's reaping never reaches another's.
+    It ends with its line, or with this zygote."""
+    _, fds, _, _ = socket.recv_fds(control, 1, 1)
+    line = socket.socket(fileno=fds[0])
+    pid = os.fork()
+    if pid == 0:
+        control.close()
+        if PLAN.subreaper:  # not inherited: what its workers leave behind comes back to the copy
+            sandbox.set_subreaper()
+        _die_with_parent()
+        _serve(line)
+    line.close()
+    _reap_zombies()
 
 
 def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
