@@ -125,8 +125,8 @@ def test_without_its_own_worker_the_thread_makes_every_call():
 
 
 def test_no_thread_is_left_running():
-    before = threading.active_count()
+    before = set(threading.enumerate())  # the session's early runs (tests/together.py) may end meanwhile
     worker = ahead(FakeStep("thread", [], seconds=0.01), FakeStep("own", []))
     read_all(worker)
     worker.close(time.monotonic() + 5)
-    assert threading.active_count() == before
+    assert set(threading.enumerate()) <= before
