@@ -62,7 +62,7 @@ def expand_submissions(folders: list[Path]) -> list[Submission]:
     return found
 
 
-_POOL_GRADER = None  # each process of a --jobs pool keeps one Grader (and zygote) for all its submissions
+_POOL_GRADER = None  # each process of a --jobs pool keeps one Grader (and runner) for all its submissions
 _POOL_ERROR: Exception | None = None  # why its Grader could not start: raised by its first submission
 
 
@@ -83,14 +83,8 @@ def _start_pool_process(options: GradeOptions, shared: bool, lines: list | None,
     if shared:  # and no step run ahead beside the others: the cores are taken already
         os.environ["OMP_NUM_THREADS"] = "1"
         options = replace(options, ahead=False, threads=1)
-    if lines is None:
-        start_ahead()  # its torch import overlaps the judge's own imports (pytest, the suite: 0.2 s)
-    else:
-        with taken.get_lock():
-            mine, taken.value = taken.value, taken.value + 1
-        for other in lines[:mine] + lines[mine + 1:]:
-            other.close()
-        start_ahead(lines[mine])
+    # A runner of its own imports torch while the judge imports the hidden suite (0.2 s).
+    start_ahead(None if lines is None else _take_one(lines, taken))
     from grader.runner.grader import Grader
     try:
         _POOL_GRADER = Grader(options)
@@ -98,6 +92,15 @@ def _start_pool_process(options: GradeOptions, shared: bool, lines: list | None,
         _POOL_ERROR = error
         return
     Finalize(_POOL_GRADER, _POOL_GRADER.close, exitpriority=10)
+
+
+def _take_one(lines: list, taken: Any) -> Any:
+    """The first line no other judge has taken; the others are closed here (each judge holds its own)."""
+    with taken.get_lock():
+        mine, taken.value = taken.value, taken.value + 1
+    for other in lines[:mine] + lines[mine + 1:]:
+        other.close()
+    return lines[mine]
 
 
 def _grade_in_pool(item: tuple[int, Path]) -> tuple[int, SubmissionResult]:
