@@ -3,7 +3,8 @@
 Two runners implement one interface (`Runner`): the zygote (`remote.ZygoteRunner`, Linux: imports
 torch once and forks each worker into the probed sandbox) and the portable runner
 (`portable.PortableRunner`, macOS and Windows, or `VITGRADE_RUNNER=portable`: a fresh Python per
-worker, always one started ahead). The judge grades through the interface alone.
+worker, always one started ahead). The judge grades through the interface alone. The zygote alone
+can also be copied (`clone`): a pool of judges (`grade --jobs N`) shares one torch import that way.
 """
 from __future__ import annotations
 
