@@ -92,7 +92,8 @@ def _parent(pid: int) -> int:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads parents in /proc")
 def test_the_judges_of_a_pool_share_one_zygote_and_each_reaps_only_its_own(session_grader):
     """Each judge gets a copy forked from the one zygote (torch imported once), probed alike; the
-    workers of one copy are its own: another judge's reaping never reaches them."""
+    workers of one copy are its own: another judge's reaping never reaches them, and the zygote's
+    own reaping (its submissions' leftovers) spares its copies."""
     zygote = session_grader.runner
     if not hasattr(zygote, "clone"):
         pytest.skip("the portable runner has no copies")
@@ -103,8 +104,8 @@ def test_the_judges_of_a_pool_share_one_zygote_and_each_reaps_only_its_own(sessi
         worker = first.spawn({"submission": str(paths.SOLUTIONS), "references": {}, "stubs": [], "warm": [],
                               "checkpoint": session_grader.checkpoint_file})
         worker._prepare()  # its sandboxed parent is up, below the first copy
-        assert second.reap() == 0
-        assert _running(worker._c2)
+        assert second.reap() == 0 and zygote.reap() == 0  # nor does the zygote's own reaping end a copy
+        assert all(_running(pid) for pid in (worker._c2, first._pid, second._pid))
     finally:
         first.close()
         second.close()

@@ -67,8 +67,8 @@ def _serve(control: socket.socket) -> None:
             break
         if header.get("op") == "spawn":
             _spawn(control, header)
-        elif header.get("op") == "reap":
-            protocol.send(control, {"type": "reaped", "killed": reap_children()})
+        elif header.get("op") == "reap":  # what its workers left: its copies serve other judges
+            protocol.send(control, {"type": "reaped", "killed": reap_children(spare=COPIES)})
         elif header.get("op") == "clone":
             _clone(control)
         else:
@@ -87,12 +87,17 @@ def _clone(control: socket.socket) -> None:
     pid = os.fork()
     if pid == 0:
         control.close()
+        COPIES.clear()  # its siblings are not its children
         if PLAN.subreaper:  # not inherited: what its workers leave behind comes back to the copy
             sandbox.set_subreaper()
         _die_with_parent()
         _serve(line)
+    COPIES.add(pid)
     line.close()
     _reap_zombies()
+
+
+COPIES: set[int] = set()  # this zygote's copies still running (see _clone)
 
 
 def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
@@ -326,8 +331,8 @@ def _describe_status(status: int) -> dict[str, Any]:
 
 def _reap_zombies() -> None:
     try:
-        while os.waitpid(-1, os.WNOHANG)[0]:
-            pass
+        while pid := os.waitpid(-1, os.WNOHANG)[0]:
+            COPIES.discard(pid)  # a pid reused later is not taken for a copy
     except ChildProcessError:
         pass
 
@@ -348,14 +353,14 @@ def _children() -> list[int]:
 REAP_PATIENCE = 10.0  # seconds; a killed process may take a while to free a torch-sized address space
 
 
-def reap_children() -> int:
-    """Kill every process left under the zygote (orphans re-parent here) and wait until each one is
-    gone: a killed process keeps running its exit for a while, and a namespace's init waits for all
-    of its namespace. Returns how many processes were killed."""
+def reap_children(spare: set[int] = frozenset()) -> int:
+    """Kill every process left under the zygote (orphans re-parent here) but those in `spare`, and
+    wait until each one is gone: a killed process keeps running its exit for a while, and a
+    namespace's init waits for all of its namespace. Returns how many processes were killed."""
     killed: set[int] = set()
     deadline = time.monotonic() + REAP_PATIENCE
     while time.monotonic() < deadline:
-        children = _children()
+        children = [pid for pid in _children() if pid not in spare]
         if not children:
             break
         for pid in children:
