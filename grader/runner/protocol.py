@@ -8,9 +8,10 @@ from __future__ import annotations
 import json
 import socket
 import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:  # imported with the first tensors: the zygote starts, and probes, before numpy loads
+    import numpy as np
 
 MAX_HEADER = 1 << 20  # 1 MiB of JSON
 MAX_PAYLOAD = 1 << 29  # 512 MiB of tensors
@@ -26,6 +27,7 @@ class ProtocolError(Exception):
 def encode_arrays(arrays: dict[str, np.ndarray]) -> bytes:
     if not arrays:
         return b""
+    import numpy as np
     from safetensors.numpy import save
 
     return save({k: np.ascontiguousarray(v) for k, v in arrays.items()})
@@ -34,6 +36,7 @@ def encode_arrays(arrays: dict[str, np.ndarray]) -> bytes:
 def decode_arrays(payload: bytes) -> dict[str, np.ndarray]:
     if not payload:
         return {}
+    import numpy as np
     from safetensors.numpy import load
 
     try:
