@@ -24,7 +24,7 @@ from typer.testing import CliRunner
 
 from grader import paths
 from grader.cli import app
-from grader.platforms.classes import expand_submissions
+from grader.platforms.classes import _among_last, expand_submissions
 from grader.reports import render_summary
 
 runner = CliRunner()
@@ -233,3 +233,11 @@ def test_the_class_table_is_never_cut_in_a_log_and_fits_a_terminal() -> None:
     for name in names:  # names first, then the total: the step columns that do not fit are named
         assert next(line for line in text.splitlines() if name in line).rstrip().endswith("17.5/80")
     assert "Not shown, too narrow a terminal: " in text and "08_occlusion" in text
+
+
+def test_the_last_submissions_of_a_pool_run_their_forwards_ahead_on_the_cores_left_idle() -> None:
+    """As the judges run out of work one by one, each of the last submissions started takes a second
+    worker; a lone judge runs its steps ahead anyway, where the machine has the cores."""
+    assert [_among_last(i, 10, 2) for i in range(10)] == [False] * 8 + [True] * 2
+    assert [_among_last(i, 3, 3) for i in range(3)] == [True] * 3  # as many judges as submissions
+    assert not any(_among_last(i, 5, 1) for i in range(5))

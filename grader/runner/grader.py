@@ -120,11 +120,14 @@ class Grader:
     def close(self) -> None:
         self.runner.close()
 
-    def grade(self, submission: Path, steps: tuple[str, ...] | None = None) -> SubmissionResult:
+    def grade(self, submission: Path, steps: tuple[str, ...] | None = None,
+              ahead: bool | None = None) -> SubmissionResult:
+        """All chosen steps of one submission; `ahead` overrides the options' choice of running the
+        step with the model forwards ahead (a pool's last submission, with a core left idle)."""
         submission = Path(submission).resolve()
         chosen = [step for step in STEPS if step.id in (steps or self.options.steps)]
         plan = self._plan(chosen, submission, {}, self.options)
-        self._run_session(submission, plan)
+        self._run_session(submission, plan, self.options.ahead if ahead is None else ahead)
         results = self._main_results(plan, submission)
         checkpoint = {k: self.manifest["checkpoint"][k] for k in ("id", "kind", "sha256")}
         tampering = self._tampering()
@@ -136,7 +139,7 @@ class Grader:
         """One step alone, given what is known of earlier steps' statuses (the kit's own tests)."""
         submission = Path(submission).resolve()
         plan = self._plan([step], submission, statuses, options or self.options)
-        self._run_session(submission, plan)
+        self._run_session(submission, plan, self.options.ahead)
         return self._main_results(plan, submission)[0]
 
     # ------------------------------------------------------------ the plan of one session
@@ -189,7 +192,7 @@ class Grader:
 
     # ------------------------------------------------------------ running it
 
-    def _run_session(self, submission: Path, plan: list[_Planned]) -> None:
+    def _run_session(self, submission: Path, plan: list[_Planned], ahead_allowed: bool) -> None:
         references: dict[str, str] = {}
         for planned in plan:
             references.update(planned.references)
@@ -198,7 +201,7 @@ class Grader:
                                      warm=_checkpoint_parts(plan))
         self._runner_failure: BaseException | None = None
         try:
-            ahead = _to_run_ahead(plan) if self.options.ahead and self.runner.runs_ahead() else None
+            ahead = _to_run_ahead(plan) if ahead_allowed and self.runner.runs_ahead() else None
             if ahead is not None:
                 for planned in plan:  # the others take their short turns on one core
                     planned.init["threads"] = 1
