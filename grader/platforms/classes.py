@@ -80,7 +80,7 @@ def _start_pool_process(options: GradeOptions, shared: bool, lines: list | None,
 
     global _POOL_GRADER, _POOL_ERROR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    if shared:  # and no step run ahead beside the others: the cores are taken already
+    if shared:  # and no step run ahead beside the others, the cores being taken (but see _among_last)
         os.environ["OMP_NUM_THREADS"] = "1"
         options = replace(options, ahead=False, threads=1)
     # A runner of its own imports torch while the judge imports the hidden suite (0.2 s).
