@@ -59,7 +59,7 @@ def grade(
     """
     from grader.cli.grading import resolve_steps
     from grader.platforms.classes import expand_submissions, grade_class
-    from grader.runner.runners import can_share, started_ahead
+    from grader.runner.runners import started_ahead, worth_starting_ahead
 
     _check_numbers(jobs, timeout)
     chosen = resolve_steps([step for given in steps or [] for step in given.split(",") if step.strip()])
@@ -72,7 +72,7 @@ def grade(
     kept = results or (csv.with_name(f"{csv.stem}.results") if csv is not None else None)
     if resume and kept is None:
         fail("--resume reads the kept results: give the --csv or --results of the run to resume")
-    with started_ahead(jobs == 1 or can_share()):  # a pool's judges share a zygote, not portable runners
+    with started_ahead(worth_starting_ahead(jobs)):
         run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
                           resume=resume)
     graded = GradedFiles.of(found[0].folder, tuple(s.id for s in run.results[0].steps)) \

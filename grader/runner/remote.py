@@ -120,6 +120,7 @@ class ZygoteRunner:
         """A zygote of its own, or with `line` (from `clone`, in a judge of a pool) the copy of
         another process's zygote at the other end."""
         self._plan: sandbox.Plan | None = None
+        self._pid = 0  # the zygote's, as its `ready` says
         self._cloned = False
         if line is not None:
             self._sock, self._process = line, None
@@ -217,7 +218,7 @@ class ZygoteRunner:
             while self._sock.recv(1 << 16):
                 pass
         except TimeoutError:
-            if self._plan is not None and self._pid > 0:
+            if self._pid > 0:
                 try:
                     os.kill(self._pid, signal.SIGKILL)
                 except ProcessLookupError:

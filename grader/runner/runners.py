@@ -74,10 +74,11 @@ def start_ahead(line: socket.socket | None = None) -> None:
         _AHEAD.append(_new_runner() if line is None else _copy_of_zygote(line))
 
 
-def can_share() -> bool:
-    """Whether the judges of a pool can share the runner started ahead: the zygote, copied for
-    each of them. Portable runners are not shared: each judge starts its own."""
-    return not use_portable()
+def worth_starting_ahead(jobs: int) -> bool:
+    """Whether a command grading `jobs` submissions at once starts a runner ahead: always for one,
+    and for a pool where its judges can share it (the zygote, copied for each of them). Portable
+    runners are not shared: each judge of a pool starts its own."""
+    return jobs == 1 or (jobs > 1 and not use_portable())
 
 
 def share_ahead(judges: int) -> list[socket.socket] | None:

@@ -36,6 +36,7 @@ from grader.runner import protocol, sandbox, view
 WORKER_PRINTING_KEPT_BYTES = 16 * 1024  # bytes of the student's printing shown back to them
 PLAN = sandbox.Plan()  # what the probe found this machine allows; set before `ready`
 BASE_VIEW: list[str] = []  # what every worker sees of the file system
+COPIES: set[int] = set()  # this zygote's copies still running (see _clone)
 
 
 def main(fd: int) -> None:
@@ -95,9 +96,6 @@ def _clone(control: socket.socket) -> None:
     COPIES.add(pid)
     line.close()
     _reap_zombies()
-
-
-COPIES: set[int] = set()  # this zygote's copies still running (see _clone)
 
 
 def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
