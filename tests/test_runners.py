@@ -137,6 +137,7 @@ def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
     settings = {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2", "ONEDNN_MAX_CPU_ISA": "SSE41"}
     env = worker_environment({**settings, "GITHUB_TOKEN": "ghp_secret", "PATH": "/usr/bin"})
     assert settings.items() <= env.items() and "GITHUB_TOKEN" not in env
+    assert {"MALLOC_MMAP_MAX_": "0"}.items() <= env.items()  # a step's fresh process reuses freed blocks
 
 
 def test_a_command_that_runs_the_vit_itself_keeps_all_freed_memory(monkeypatch):
