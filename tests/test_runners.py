@@ -158,3 +158,29 @@ def test_a_command_that_runs_the_vit_itself_keeps_all_freed_memory(monkeypatch):
     monkeypatch.setattr(sandbox.platform, "libc_ver", lambda: ("", ""))
     sandbox.keep_freed_memory()
     assert calls == []
+
+
+
+@pytest.mark.parametrize("spec, qkv_weight", [
+    ({"params": "vit"}, lambda params: params.blocks[11].W_qkv),
+    ({"params": 11}, lambda block: block.W_qkv),
+    ({"param": "blocks.11.W_qkv"}, lambda W_qkv: W_qkv),
+])
+def test_an_in_place_change_to_checkpoint_parameters_is_found_and_reaches_no_later_call(spec, qkv_weight):
+    """The worker compares parameter arguments with the checkpoint's own tensors, of which a student
+    only ever gets copies: the change is reported, and the next call gets the original."""
+    from types import ModuleType
+
+    import torch
+
+    from grader.runner import worker
+
+    context = worker.Context(str(paths.STANDIN))
+    original = context.params().blocks[11].W_qkv.clone()
+    student = ModuleType("student")
+    student.edit = lambda value: qkv_weight(value).mul_(1.5)
+    student.read = qkv_weight
+    edited, _ = worker._call(student, {"fn": "edit", "args": [spec]}, {}, context, ())
+    read, out = worker._call(student, {"fn": "read", "args": [spec]}, {}, context, ())
+    assert edited["ok"] and edited["modified"] == [0]
+    assert read["ok"] and read["modified"] == [] and torch.equal(torch.from_numpy(out["r"]), original)

@@ -149,13 +149,9 @@ def decode_value(spec: Any, arrays: dict[str, np.ndarray], context: Context) -> 
             return torch.nn.functional.unfold(images, P, stride=P).transpose(1, 2).contiguous()
         return images
     if "param" in spec:
-        value: Any = context.params()
-        for part in spec["param"].split("."):
-            value = value[int(part)] if part.isdigit() else getattr(value, part)
-        return value.clone()
+        return _checkpoint_part(spec, context).clone()
     if "params" in spec:  # a fresh copy per call: an in-place edit must not reach the next test
-        params = context.params()
-        return _copied(params if spec["params"] == "vit" else params.blocks[int(spec["params"])])
+        return _copied(_checkpoint_part(spec, context))
     if "block_params" in spec:
         from grader.params import BlockParams
 
@@ -218,6 +214,28 @@ def tensors_of(value: Any) -> list:
                 found += tensors_of(item)
         return found
     return []
+
+
+def _as_sent(spec: Any, context: Context) -> list | None:
+    """The checkpoint's own tensors behind a parameter argument: the student got a copy, so these
+    still hold what was sent, and an in-place change is found against them without a second copy
+    (the ViT's parameters are 23 MB, each a page fault per 4 KiB in a fresh worker). None for any
+    other argument: the caller keeps a copy of it."""
+    if not isinstance(spec, dict) or not ("param" in spec or "params" in spec):
+        return None
+    return tensors_of(_checkpoint_part(spec, context))
+
+
+def _checkpoint_part(spec: dict, context: Context) -> Any:
+    """The checkpoint's own tensor (`{"param": "blocks.0.W_qkv"}`), block parameters
+    (`{"params": 3}`) or ViT parameters (`{"params": "vit"}`): never handed to a student as they are."""
+    params = context.params()
+    if "params" in spec:
+        return params if spec["params"] == "vit" else params.blocks[int(spec["params"])]
+    value: Any = params
+    for part in spec["param"].split("."):
+        value = value[int(part)] if part.isdigit() else getattr(value, part)
+    return value
 
 
 def _modified(args: list, before: list[list]) -> list[int]:
@@ -505,7 +523,8 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
         function = getattr(module, header["fn"])
         args = [decode_value(a, arrays, context) for a in header.get("args", [])]
         kwargs = {k: decode_value(v, arrays, context) for k, v in header.get("kwargs", {}).items()}
-        before = [[t.clone() for t in tensors_of(a)] for a in args]
+        before = [_as_sent(spec, context) or [t.clone() for t in tensors_of(value)]
+                  for spec, value in zip(header.get("args", []), args)]
         with watch.recording(LOG.step, LOG.forbidden.add):
             result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
