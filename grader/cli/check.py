@@ -19,7 +19,7 @@ EXIT_INTERRUPTED = 130  # Ctrl-C before the first result: the shells' status for
 
 def check(
     steps: Annotated[list[str] | None, typer.Argument(
-        metavar="[STEP]...", help="Step ids such as 05_attention (or 5, or attention). Default: all.")] = None,
+        metavar="STEP", help="Step ids such as 05_attention (or 5, or attention). Default: all.")] = None,
     all_steps: Annotated[bool, typer.Option("--all", help="Check every step.")] = False,
     submission: Annotated[Path | None, typer.Option(
         metavar="DIR", help="Folder holding your step files. Default: exercises/.")] = None,

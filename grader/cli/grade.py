@@ -23,7 +23,7 @@ _STOPPED_EXIT = {"SIGINT": 130, "SIGTERM": 143}
 
 def grade(
     submissions: Annotated[list[Path] | None, typer.Argument(
-        metavar="[SUBMISSION]...", help="Folders of step files, or folders of such folders (a class: every "
+        metavar="SUBMISSION", help="Folders of step files, or folders of such folders (a class: every "
         "folder in it gets a row, one without step files 0 and the reason).")] = None,
     solutions: Annotated[bool, typer.Option("--solutions", help="Grade the reference solutions.")] = False,
     steps: Annotated[list[str] | None, typer.Option(

@@ -13,7 +13,7 @@ from grader.results import SubmissionResult
 
 def gradebook(
     sources: Annotated[list[Path], typer.Argument(
-        metavar="RESULT...", help="Result files (`vitgrade grade --format json`), or folders of them.",
+        metavar="RESULT", help="Result files (`vitgrade grade --format json`), or folders of them.",
         show_default=False)],
     csv: Annotated[Path | None, typer.Option(metavar="PATH", help="Write the CSV gradebook here.")] = None,
     report: Annotated[Path | None, typer.Option(

@@ -22,7 +22,7 @@ _HEAD = "07_head"
 
 
 def predict(
-    photo: Annotated[Path, typer.Argument(help="An image file Pillow can read (PNG, JPEG, ...).",
+    photo: Annotated[Path, typer.Argument(metavar="PHOTO", help="An image file Pillow can read (PNG, JPEG, ...).",
                                           show_default=False)],
     impl: Annotated[Impl, typer.Option(
         help="Whose ViT to run: the reference solutions or exercises/.")] = DEFAULT_IMPL,

@@ -38,7 +38,7 @@ _OUT_HELP = "The picture to write; must end in .png."
 
 @app.command()
 def attention(
-    photo: Annotated[Path, typer.Argument(help=_PHOTO_HELP, show_default=False)],
+    photo: Annotated[Path, typer.Argument(metavar="PHOTO", help=_PHOTO_HELP, show_default=False)],
     out_file: Annotated[Path, typer.Option("--out", metavar="FILE.png", help=_OUT_HELP,
                                            show_default=False)],
     block: Annotated[int, typer.Option(metavar="B", help="Block, 1 to 12.")] = 4,
@@ -82,7 +82,7 @@ def attention(
 
 @app.command()
 def occlusion(
-    photo: Annotated[Path, typer.Argument(help=_PHOTO_HELP, show_default=False)],
+    photo: Annotated[Path, typer.Argument(metavar="PHOTO", help=_PHOTO_HELP, show_default=False)],
     out_file: Annotated[Path, typer.Option("--out", metavar="FILE.png", help=_OUT_HELP,
                                            show_default=False)],
     target: Annotated[str | None, typer.Option(
