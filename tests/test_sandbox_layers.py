@@ -347,3 +347,22 @@ def test_with_dockers_defaults_the_worker_is_uid_65534_where_it_can_run_python(d
     assert seen == "normalize raised RuntimeError: " + repr({
         "uid": 65534, "solutions": "PermissionError", "hidden fixtures": "PermissionError",
         "ancestors": ["PermissionError"] * 4})
+
+
+def test_the_view_holds_the_innermost_path_entry_of_each_loaded_module_and_never_the_kit(tmp_path, monkeypatch):
+    """For a module under two sys.path entries, the view lists the inner one (the outer may hold
+    far more than Python); an entry that holds the kit itself is never listed."""
+    import types
+
+    from grader.runner import view
+
+    outer = tmp_path / "outer"
+    inner = outer / "inner"
+    (inner / "package").mkdir(parents=True)
+    module = types.ModuleType("vitgrade_view_probe")
+    module.__file__ = str(inner / "package" / "probe.py")
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.setattr(sys, "path", [str(outer), str(inner), str(paths.KIT_ROOT.parent), *sys.path])
+    folders = [Path(folder) for folder in view.python_installation(paths.KIT_ROOT)]
+    assert inner in folders and outer not in folders
+    assert not any(folder == paths.KIT_ROOT or folder in paths.KIT_ROOT.parents for folder in folders)
