@@ -511,6 +511,17 @@ def test_the_kits_own_correct_code_fails_the_step_on_every_platform(confinement,
     assert step.notes[0].startswith("05_attention.py names grader.lecture_maths (line 6)")
 
 
+def test_a_step_finds_no_reference_solution_of_itself_in_its_process(grader, tmp_path):
+    """The worker parent loads the reference solutions of every step before the last, for the steps
+    after them; step 05's code, looking through `sys.modules` for the reference of step 05, finds
+    none, while step 06 still runs on it."""
+    steps = graded(grader, submission(tmp_path, "own_reference", "06_block"), ("05_attention", "06_block"))
+    attention = steps["05_attention"]
+    assert attention.score == 0 and statuses(attention) == every_case("05_attention", "error")
+    assert all("no reference solution of step 05 in this process" in t.message for t in attention.tests)
+    assert full_marks(steps["06_block"])
+
+
 def test_honest_styles_keep_full_marks_and_get_no_note(grader, tmp_path):
     """Tensor.unfold (a view), loops, einsum, softmax, mean/var and F.gelu are the student's own work."""
     steps = graded(grader, submission(tmp_path, "honest_styles"), ("01_flatten", "05_attention", "06_block"))

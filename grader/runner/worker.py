@@ -70,6 +70,25 @@ def load_references(references: dict[str, str]) -> None:
         REFERENCES[step_id] = load_step_file(Path(path))
 
 
+def drop_references_from(step_id: str) -> None:
+    """Forget the reference solutions of `step_id` and of every later step, before the student's
+    file of `step_id` loads: the worker parent loaded them all for the submission's later steps,
+    and a step's code must find no correct answer to itself in its process (`sys.modules` reaches
+    a loaded module without any import). Collected at once, and checked: none of them is left."""
+    import weakref
+
+    from grader.steps import STEP_IDS
+
+    dropped = [REFERENCES.pop(s) for s in STEP_IDS[STEP_IDS.index(step_id):] if s in REFERENCES]
+    for name in [name for name, module in sys.modules.items() if any(module is d for d in dropped)]:
+        del sys.modules[name]
+    left = [weakref.ref(module) for module in dropped]
+    del dropped
+    gc.collect()  # a module and its functions hold each other
+    if any(module() is not None for module in left):
+        raise RuntimeError(f"a reference solution of {step_id} or a later step is still loaded")
+
+
 def bind_earlier_steps(step_id: str, submission: Path, references: list[str]) -> None:
     """Earlier steps resolve to the loaded references named in `references`, else to the
     submission's own files (a step missing from the submission falls back to its unwritten stub)."""

@@ -229,6 +229,7 @@ def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> N
         os.close(output_fd)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         _die_with_parent()
+        worker.drop_references_from(init["step"])  # loaded in C2 for the later steps
         worker.bind_earlier_steps(init["step"], Path(init["submission"]), init["step_references"])
         _confine_worker(init)
         worker.serve(sock, init, context)
