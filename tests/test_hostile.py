@@ -486,6 +486,21 @@ def test_forbidden_operators_fail_their_step_whatever_the_python_name(grader, tm
     assert "torch.ops.aten.native_layer_norm (line 11)" in steps["06_block"].notes[0]
 
 
+def test_erasing_the_record_of_a_forbidden_operator_earns_no_points(grader, tmp_path):
+    """The fused attention kernel, then the worker's record emptied (05), or F.layer_norm, then the
+    record replaced by an empty one (06), both reached through sys.modules: each such test fails,
+    saying that it reached into the grader's instruments; the honest functions keep their points."""
+    steps = graded(grader, submission(tmp_path, "erased"), ("05_attention", "06_block"))
+    for step_id, function in (("05_attention", "multi_head_attention"), ("06_block", "layer_norm"),
+                              ("06_block", "block")):
+        for test in by_function(steps[step_id], function):
+            assert test.status == "failed" and test.score == 0, (test.name, test.message)
+            assert test.message.startswith(f"{function} reached into the grader's instruments"), test.message
+            assert "the worker's record of its operators, edited" in test.message, test.message
+    for step_id, honest in (("05_attention", ("qkv_heads", "attention_weights")), ("06_block", ("mlp",))):
+        assert all(t.status == "passed" for f in honest for t in by_function(steps[step_id], f)), step_id
+
+
 def test_switching_off_the_operator_recording_earns_no_points(grader, tmp_path):
     """The modes popped by `_disable_current_modes`, or the Python dispatch key excluded, around
     `torch.ops.aten.native_layer_norm`, every name built from strings: each such test fails, saying

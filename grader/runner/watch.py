@@ -71,11 +71,14 @@ class OperatorLog(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         if func not in self.seen:
             self.seen.add(func)
-            short = func._schema.name.split("::")[-1]
-            for family in self.forbidden:
-                if family.matches(short):
-                    self.record(f"torch.ops.aten.{short} ({family.label})")
+            for finding in self.findings(func):
+                self.record(finding)
         return func(*args, **(kwargs or {}))
+
+    def findings(self, func) -> list[str]:
+        """What running `func` puts on the record: one line per forbidden family it belongs to."""
+        short = func._schema.name.split("::")[-1]
+        return [f"torch.ops.aten.{short} ({family.label})" for family in self.forbidden if family.matches(short)]
 
 
 # ---------------------------------------------------------------- the recording's own integrity
@@ -166,16 +169,16 @@ def not_recorded() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def recording(step_id: str, record: Callable[[str], None]) -> Iterator[None]:
+def recording(step_id: str, record: Callable[[str], None]) -> Iterator[OperatorLog]:
     """Record the step's forbidden operators and library names for the duration; say so if student
-    code ended the operator recording."""
+    code ended the operator recording. Yields the log (see `erased`)."""
     rules = forbidden(step_id)
     log = OperatorLog(rules.operators, record)
     saved = _NOW.record, _NOW.names
     _NOW.record, _NOW.names = record, frozenset(rules.names)
     log.__enter__()
     try:
-        yield
+        yield log
     finally:
         _NOW.record, _NOW.names = saved
         if _get_current_dispatch_mode() is log:
@@ -185,6 +188,18 @@ def recording(step_id: str, record: Callable[[str], None]) -> Iterator[None]:
             with contextlib.suppress(Exception):
                 while _get_current_dispatch_mode() is not None:
                     torch._C._pop_torch_dispatch_stack()
+
+
+def erased(log: OperatorLog, seen: set, evidence: set, current: set) -> list[str]:
+    """What says the student's code edited the record of its own call (reaching the worker through
+    `sys.modules` or a frame): `seen` is the log's set of operators as the call began, `evidence` the
+    set its findings went to, `current` the set the worker's log holds now. An operator that ran
+    without its findings on the record, or any of the sets replaced, is found; `seen` and
+    `evidence` both emptied is not (docs/sandbox.md)."""
+    missing = [finding for func in list(seen) for finding in log.findings(func) if finding not in evidence]
+    if missing or log.seen is not seen or current is not evidence:
+        return [f"the worker's record of its operators, edited ({INSTRUMENTS})"]
+    return []
 
 
 # ---------------------------------------------------------------- library names

@@ -538,19 +538,23 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
           student_files: tuple[str, ...]) -> tuple[dict, dict]:
     LOG.used.clear()
     LOG.forbidden.clear()
+    evidence, log, seen = LOG.forbidden, None, set()
     try:
         function = getattr(module, header["fn"])
         args = [decode_value(a, arrays, context) for a in header.get("args", [])]
         kwargs = {k: decode_value(v, arrays, context) for k, v in header.get("kwargs", {}).items()}
         before = [_as_sent(spec, context) or [t.clone() for t in tensors_of(value)]
                   for spec, value in zip(header.get("args", []), args)]
-        with watch.recording(LOG.step, LOG.forbidden.add):
+        with watch.recording(LOG.step, evidence.add) as log:
+            seen = log.seen
             result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
         reply = {"type": "result", "ok": True, "value": encode_value(result, out, "r"),
                  "modified": _modified(args, before)}
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
-    reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(LOG.forbidden | FORBIDDEN_AT_IMPORT)
+    if log is not None:  # the student's code may reach LOG through sys.modules and edit it
+        evidence.update(watch.erased(log, seen, evidence, LOG.forbidden))
+    reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(evidence | FORBIDDEN_AT_IMPORT)
     return reply, out
 
