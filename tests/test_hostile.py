@@ -489,8 +489,13 @@ def test_forbidden_operators_fail_their_step_whatever_the_python_name(grader, tm
 def test_erasing_the_record_of_a_forbidden_operator_earns_no_points(grader, tmp_path):
     """The fused attention kernel, then the worker's record emptied (05), or F.layer_norm, then the
     record replaced by an empty one (06), both reached through sys.modules: each such test fails,
-    saying that it reached into the grader's instruments; the honest functions keep their points."""
-    steps = graded(grader, submission(tmp_path, "erased"), ("05_attention", "06_block"))
+    saying that it reached into the grader's instruments; the honest functions keep their points.
+    timm imported as the file loads fails every call of the step (01), even one that then empties
+    every set the worker module holds."""
+    steps = graded(grader, submission(tmp_path, "erased"), ("01_flatten", "05_attention", "06_block"))
+    for test in steps["01_flatten"].tests:  # timm at the top of the file, then the worker's sets emptied
+        if "not divisible" not in test.name:  # a case that expects the ValueError passes with it
+            assert test.status == "failed" and "timm" in test.message, (test.name, test.message)
     for step_id, function in (("05_attention", "multi_head_attention"), ("06_block", "layer_norm"),
                               ("06_block", "block")):
         for test in by_function(steps[step_id], function):

@@ -34,7 +34,6 @@ class CallLog:
 
 
 LOG = CallLog()
-FORBIDDEN_AT_IMPORT: set[str] = set()  # found while the student's file was imported
 memory_limit = 0  # bytes, set by `serve`: a MemoryError's message names it
 
 
@@ -462,15 +461,19 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
     from grader.student import load_step_file
 
     install_watches(step_id)
+    evidence = LOG.forbidden
     try:  # the file's top level is the student's code too: what it runs there is recorded
-        with captured_output() as printed, watch.recording(step_id, LOG.forbidden.add):
+        with captured_output() as printed, watch.recording(step_id, evidence.add) as log:
+            seen = log.seen
             module = load_step_file(student_file)
     except BaseException as error:  # noqa: BLE001 - any failure of the student's import is reported
         protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,
                              "error": describe_error(error, student_files), **_syntax_details(error),
                              "printed": printed.reply()})
         return
-    FORBIDDEN_AT_IMPORT.update(LOG.forbidden)  # e.g. timm imported at the top of the file
+    # E.g. timm imported at the top of the file: held here, where no call of the student's can edit
+    # it, and added to every call's record.
+    at_import = frozenset(evidence) | frozenset(watch.erased(log, seen, evidence, LOG.forbidden))
     record_own_calls(module, init["functions"])
     protocol.send(sock, {"type": "ready", "functions": sorted(
         n for n in init["functions"] if callable(getattr(module, n, None))), "printed": printed.reply()})
@@ -479,7 +482,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
         if header.get("op") != "call":
             return
         with captured_output() as printed:
-            reply, out_arrays = _call(module, header, arrays, context, student_files)
+            reply, out_arrays = _call(module, header, arrays, context, student_files, at_import)
         protocol.send(sock, {**reply, "printed": printed.reply()}, out_arrays)
 
 
@@ -517,14 +520,12 @@ def install_watches(step_id: str) -> None:
 
 def forget_step() -> None:
     """What serving one step left in this process, undone for the next step of the same worker:
-    the call log, what was found at import, the bindings and the student's loaded files (the
-    references stay)."""
+    the call log, the bindings and the student's loaded files (the references stay)."""
     from grader.student import forget_steps
 
     LOG.step = ""
     LOG.used.clear()
     LOG.forbidden.clear()
-    FORBIDDEN_AT_IMPORT.clear()
     forget_steps(list(REFERENCES.values()))
 
 
@@ -535,7 +536,7 @@ def _syntax_details(error: BaseException) -> dict[str, Any]:
 
 
 def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
-          student_files: tuple[str, ...]) -> tuple[dict, dict]:
+          student_files: tuple[str, ...], at_import: frozenset[str] = frozenset()) -> tuple[dict, dict]:
     LOG.used.clear()
     LOG.forbidden.clear()
     evidence, log, seen = LOG.forbidden, None, set()
@@ -555,6 +556,6 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
     if log is not None:  # the student's code may reach LOG through sys.modules and edit it
         evidence.update(watch.erased(log, seen, evidence, LOG.forbidden))
-    reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(evidence | FORBIDDEN_AT_IMPORT)
+    reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(evidence | at_import)
     return reply, out
 

@@ -1,5 +1,5 @@
 """Hostile: the library call the step exists to implement, then its trace erased from the worker's
-record, reached through `sys.modules` (05: the record emptied; 06: the record replaced)."""
+record, reached through `sys.modules` (the record replaced; see 01_flatten.py)."""
 
 from __future__ import annotations
 
