@@ -488,21 +488,23 @@ def test_forbidden_operators_fail_their_step_whatever_the_python_name(grader, tm
 
 def test_erasing_the_record_of_a_forbidden_operator_earns_no_points(grader, tmp_path):
     """The fused attention kernel, then the worker's record emptied (05), or F.layer_norm, then the
-    record replaced by an empty one (06), both reached through sys.modules: each such test fails,
+    record replaced by an empty one (06), both reached through sys.modules, or a convolution after
+    emptying the recording's list of what to look for (02): each such test fails,
     saying that it reached into the grader's instruments; the honest functions keep their points.
     timm imported as the file loads fails every call of the step (01), even one that then empties
     every set the worker module holds."""
-    steps = graded(grader, submission(tmp_path, "erased"), ("01_flatten", "05_attention", "06_block"))
+    steps = graded(grader, submission(tmp_path, "erased"), ("01_flatten", "02_project", "05_attention", "06_block"))
     for test in steps["01_flatten"].tests:  # timm at the top of the file, then the worker's sets emptied
         if "not divisible" not in test.name:  # a case that expects the ValueError passes with it
             assert test.status == "failed" and "timm" in test.message, (test.name, test.message)
-    for step_id, function in (("05_attention", "multi_head_attention"), ("06_block", "layer_norm"),
-                              ("06_block", "block")):
+    for step_id, function in (("02_project", "project"), ("05_attention", "multi_head_attention"),
+                              ("06_block", "layer_norm"), ("06_block", "block")):
         for test in by_function(steps[step_id], function):
             assert test.status == "failed" and test.score == 0, (test.name, test.message)
             assert test.message.startswith(f"{function} reached into the grader's instruments"), test.message
             assert "the worker's record of its operators, edited" in test.message, test.message
-    for step_id, honest in (("05_attention", ("qkv_heads", "attention_weights")), ("06_block", ("mlp",))):
+    for step_id, honest in (("02_project", ("conv_to_linear",)), ("05_attention", ("qkv_heads", "attention_weights")),
+                            ("06_block", ("mlp",))):
         assert all(t.status == "passed" for f in honest for t in by_function(steps[step_id], f)), step_id
 
 

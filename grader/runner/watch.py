@@ -71,14 +71,15 @@ class OperatorLog(TorchDispatchMode):
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         if func not in self.seen:
             self.seen.add(func)
-            for finding in self.findings(func):
+            for finding in findings(func, self.forbidden):
                 self.record(finding)
         return func(*args, **(kwargs or {}))
 
-    def findings(self, func) -> list[str]:
-        """What running `func` puts on the record: one line per forbidden family it belongs to."""
-        short = func._schema.name.split("::")[-1]
-        return [f"torch.ops.aten.{short} ({family.label})" for family in self.forbidden if family.matches(short)]
+
+def findings(func, families: tuple[OperatorFamily, ...]) -> list[str]:
+    """What running `func` puts on the record: one line per forbidden family it belongs to."""
+    short = func._schema.name.split("::")[-1]
+    return [f"torch.ops.aten.{short} ({family.label})" for family in families if family.matches(short)]
 
 
 # ---------------------------------------------------------------- the recording's own integrity
@@ -190,14 +191,16 @@ def recording(step_id: str, record: Callable[[str], None]) -> Iterator[OperatorL
                     torch._C._pop_torch_dispatch_stack()
 
 
-def erased(log: OperatorLog, seen: set, evidence: set, current: set) -> list[str]:
+def erased(log: OperatorLog, began: tuple[set, tuple, set], current: set) -> list[str]:
     """What says the student's code edited the record of its own call (reaching the worker through
-    `sys.modules` or a frame): `seen` is the log's set of operators as the call began, `evidence` the
-    set its findings went to, `current` the set the worker's log holds now. An operator that ran
-    without its findings on the record, or any of the sets replaced, is found; `seen` and
-    `evidence` both emptied is not (docs/sandbox.md)."""
-    missing = [finding for func in list(seen) for finding in log.findings(func) if finding not in evidence]
-    if missing or log.seen is not seen or current is not evidence:
+    `sys.modules`, a frame or the dispatch mode stack): `began` holds the log's set of operators
+    seen, its forbidden families and the set its findings go to, as the call began; `current` is
+    the set the worker's log holds now. An operator that ran without its findings on the record,
+    or any of these replaced, is found; the seen operators and the record both emptied is not
+    (docs/sandbox.md)."""
+    seen, families, evidence = began
+    missing = [line for func in list(seen) for line in findings(func, families) if line not in evidence]
+    if missing or log.seen is not seen or log.forbidden is not families or current is not evidence:
         return [f"the worker's record of its operators, edited ({INSTRUMENTS})"]
     return []
 

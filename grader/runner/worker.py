@@ -464,7 +464,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
     evidence = LOG.forbidden
     try:  # the file's top level is the student's code too: what it runs there is recorded
         with captured_output() as printed, watch.recording(step_id, evidence.add) as log:
-            seen = log.seen
+            began = log.seen, log.forbidden, evidence
             module = load_step_file(student_file)
     except BaseException as error:  # noqa: BLE001 - any failure of the student's import is reported
         protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,
@@ -473,7 +473,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
         return
     # E.g. timm imported at the top of the file: held here, where no call of the student's can edit
     # it, and added to every call's record.
-    at_import = frozenset(evidence) | frozenset(watch.erased(log, seen, evidence, LOG.forbidden))
+    at_import = frozenset(evidence) | frozenset(watch.erased(log, began, LOG.forbidden))
     record_own_calls(module, init["functions"])
     protocol.send(sock, {"type": "ready", "functions": sorted(
         n for n in init["functions"] if callable(getattr(module, n, None))), "printed": printed.reply()})
@@ -539,7 +539,7 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
           student_files: tuple[str, ...], at_import: frozenset[str] = frozenset()) -> tuple[dict, dict]:
     LOG.used.clear()
     LOG.forbidden.clear()
-    evidence, log, seen = LOG.forbidden, None, set()
+    evidence, log, began = LOG.forbidden, None, (set(), (), set())
     try:
         function = getattr(module, header["fn"])
         args = [decode_value(a, arrays, context) for a in header.get("args", [])]
@@ -547,7 +547,7 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
         before = [_as_sent(spec, context) or [t.clone() for t in tensors_of(value)]
                   for spec, value in zip(header.get("args", []), args)]
         with watch.recording(LOG.step, evidence.add) as log:
-            seen = log.seen
+            began = log.seen, log.forbidden, evidence
             result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
         reply = {"type": "result", "ok": True, "value": encode_value(result, out, "r"),
@@ -555,7 +555,7 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
     if log is not None:  # the student's code may reach LOG through sys.modules and edit it
-        evidence.update(watch.erased(log, seen, evidence, LOG.forbidden))
+        evidence.update(watch.erased(log, began, LOG.forbidden))
     reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(evidence | at_import)
     return reply, out
 
