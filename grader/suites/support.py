@@ -62,10 +62,22 @@ def _tensor_keys(encoded: dict[str, Any]) -> list[str]:
 def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None:
     """Raise Feedback unless the student's call returned what the checkpoint did."""
     if "raises" in case.extra and not (not returned.ok and returned.error.get("type") == "NotImplementedError"):
+        _check_own_work(case, returned)  # raising as promised earns nothing with timm at the file's top
         _check_raises(case, returned, case.extra["raises"], step_statuses)
         return
     if not returned.ok:
         raise _error_feedback(case, returned.error, step_statuses)
+    _check_own_work(case, returned)
+    _check_inputs_untouched(case, returned)
+    try:
+        _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name)
+    except Feedback as feedback:
+        raise _blocked(case, returned, step_statuses, feedback) or feedback from None
+
+
+def _check_own_work(case: Case, returned: Returned) -> None:
+    """Fail a call whose work a library did (a forbidden operator, or timm, in the call or as the
+    file loaded), or that reached into the operator recording."""
     tampered = [entry for entry in returned.forbidden if INSTRUMENTS in entry]
     if tampered:
         doors = ", ".join(entry.replace(f" ({INSTRUMENTS})", "") for entry in tampered)
@@ -77,11 +89,6 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
         calls = ", ".join(returned.forbidden)
         raise _failure(f"{case.function} uses {calls}: this step asks you to write that computation "
                        "yourself (exercises stay exercises).", "forbidden", "a library did the step's work")
-    _check_inputs_untouched(case, returned)
-    try:
-        _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name)
-    except Feedback as feedback:
-        raise _blocked(case, returned, step_statuses, feedback) or feedback from None
 
 
 def _check_raises(case: Case, returned: Returned, exception: str, step_statuses: dict[str, str]) -> None:
