@@ -170,16 +170,21 @@ def not_recorded() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def recording(step_id: str, record: Callable[[str], None]) -> Iterator[OperatorLog]:
-    """Record the step's forbidden operators and library names for the duration; say so if student
-    code ended the operator recording. Yields the log (see `erased`)."""
+def recording(step_id: str, evidence: set[str]) -> Iterator[None]:
+    """Put the step's forbidden operators and library names on `evidence` for the duration, and
+    say so there if student code ended the recording or edited it (reaching it through
+    `sys.modules`, a frame or the dispatch mode stack): an operator the log saw without its
+    findings on the record, or the log's seen operators or families replaced, is found; the seen
+    operators and the record both emptied is not (docs/sandbox.md)."""
     rules = forbidden(step_id)
+    record = evidence.add
     log = OperatorLog(rules.operators, record)
+    seen, families = log.seen, log.forbidden  # as the call begins: the student's code can reach the log
     saved = _NOW.record, _NOW.names
     _NOW.record, _NOW.names = record, frozenset(rules.names)
     log.__enter__()
     try:
-        yield log
+        yield
     finally:
         _NOW.record, _NOW.names = saved
         if _get_current_dispatch_mode() is log:
@@ -189,20 +194,13 @@ def recording(step_id: str, record: Callable[[str], None]) -> Iterator[OperatorL
             with contextlib.suppress(Exception):
                 while _get_current_dispatch_mode() is not None:
                     torch._C._pop_torch_dispatch_stack()
+        missing = [line for func in list(seen) for line in findings(func, families) if line not in evidence]
+        if missing or log.seen is not seen or log.forbidden is not families:
+            record(ERASED)
 
 
-def erased(log: OperatorLog, began: tuple[set, tuple, set], current: set) -> list[str]:
-    """What says the student's code edited the record of its own call (reaching the worker through
-    `sys.modules`, a frame or the dispatch mode stack): `began` holds the log's set of operators
-    seen, its forbidden families and the set its findings go to, as the call began; `current` is
-    the set the worker's log holds now. An operator that ran without its findings on the record,
-    or any of these replaced, is found; the seen operators and the record both emptied is not
-    (docs/sandbox.md)."""
-    seen, families, evidence = began
-    missing = [line for func in list(seen) for line in findings(func, families) if line not in evidence]
-    if missing or log.seen is not seen or log.forbidden is not families or current is not evidence:
-        return [f"the worker's record of its operators, edited ({INSTRUMENTS})"]
-    return []
+#: What the record says when the student's code edited it.
+ERASED = f"the worker's record of its operators, edited ({INSTRUMENTS})"
 
 
 # ---------------------------------------------------------------- library names

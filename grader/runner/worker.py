@@ -77,12 +77,10 @@ def drop_references_from(step_id: str) -> None:
     import weakref
 
     from grader.steps import STEP_IDS
+    from grader.student import forget_steps
 
-    dropped = [REFERENCES.pop(s) for s in STEP_IDS[STEP_IDS.index(step_id):] if s in REFERENCES]
-    for name in [name for name, module in sys.modules.items() if any(module is d for d in dropped)]:
-        del sys.modules[name]
-    left = [weakref.ref(module) for module in dropped]
-    del dropped
+    left = [weakref.ref(REFERENCES.pop(s)) for s in STEP_IDS[STEP_IDS.index(step_id):] if s in REFERENCES]
+    forget_steps(list(REFERENCES.values()))  # every other loaded step file leaves sys.modules
     gc.collect()  # a module and its functions hold each other
     if any(module() is not None for module in left):
         raise RuntimeError(f"a reference solution of {step_id} or a later step is still loaded")
@@ -463,8 +461,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
     install_watches(step_id)
     evidence = LOG.forbidden
     try:  # the file's top level is the student's code too: what it runs there is recorded
-        with captured_output() as printed, watch.recording(step_id, evidence.add) as log:
-            began = log.seen, log.forbidden, evidence
+        with captured_output() as printed, watch.recording(step_id, evidence):
             module = load_step_file(student_file)
     except BaseException as error:  # noqa: BLE001 - any failure of the student's import is reported
         protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,
@@ -473,7 +470,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
         return
     # E.g. timm imported at the top of the file: held here, where no call of the student's can edit
     # it, and added to every call's record.
-    at_import = frozenset(evidence) | frozenset(watch.erased(log, began, LOG.forbidden))
+    at_import = frozenset(evidence | _replaced(evidence))
     record_own_calls(module, init["functions"])
     protocol.send(sock, {"type": "ready", "functions": sorted(
         n for n in init["functions"] if callable(getattr(module, n, None))), "printed": printed.reply()})
@@ -535,27 +532,29 @@ def _syntax_details(error: BaseException) -> dict[str, Any]:
     return {}
 
 
+def _replaced(evidence: set[str]) -> set[str]:
+    """The finding when the student's code replaced LOG's record (reaching it through sys.modules)."""
+    return set() if LOG.forbidden is evidence else {watch.ERASED}
+
+
 def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
           student_files: tuple[str, ...], at_import: frozenset[str] = frozenset()) -> tuple[dict, dict]:
     LOG.used.clear()
     LOG.forbidden.clear()
-    evidence, log, began = LOG.forbidden, None, (set(), (), set())
+    evidence = LOG.forbidden
     try:
         function = getattr(module, header["fn"])
         args = [decode_value(a, arrays, context) for a in header.get("args", [])]
         kwargs = {k: decode_value(v, arrays, context) for k, v in header.get("kwargs", {}).items()}
         before = [_as_sent(spec, context) or [t.clone() for t in tensors_of(value)]
                   for spec, value in zip(header.get("args", []), args)]
-        with watch.recording(LOG.step, evidence.add) as log:
-            began = log.seen, log.forbidden, evidence
+        with watch.recording(LOG.step, evidence):
             result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
         reply = {"type": "result", "ok": True, "value": encode_value(result, out, "r"),
                  "modified": _modified(args, before)}
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
-    if log is not None:  # the student's code may reach LOG through sys.modules and edit it
-        evidence.update(watch.erased(log, began, LOG.forbidden))
-    reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(evidence | at_import)
+    reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(evidence | _replaced(evidence) | at_import)
     return reply, out
 
