@@ -35,10 +35,11 @@ import numpy as np
 from grader import paths
 from grader.rounding import CORRECT_HEADROOM, MISTAKE_SEPARATION
 
-#: Other CPUs this machine can stand in for: torch's and MKL's kernels forced down.
+#: Other CPUs this machine can stand in for: torch's, MKL's and oneDNN's kernels forced down.
 KERNELS = {
-    "AVX2 kernels": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2"},
-    "no AVX (SSE4.2)": {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2"},
+    "AVX2 kernels": {"ATEN_CPU_CAPABILITY": "avx2", "MKL_ENABLE_INSTRUCTIONS": "AVX2", "ONEDNN_MAX_CPU_ISA": "AVX2"},
+    "no AVX (SSE4.2)": {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2",
+                        "ONEDNN_MAX_CPU_ISA": "SSE41"},
 }
 HONEST_STYLES = paths.KIT_ROOT / "tests" / "hostile" / "honest_styles"
 MUTANTS = paths.KIT_ROOT / "tests" / "mutants" / "catalogue.py"
