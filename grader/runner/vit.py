@@ -50,7 +50,8 @@ def fastest_linear() -> Callable[[Tensor, Tensor, Tensor], Tensor]:
     def onednn(x: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
         return _ONEDNN_LINEAR(x, weight, bias, "none", [], "")
 
-    x, weight, bias = torch.randn(197, 192), torch.randn(768, 192), torch.randn(768)
+    seeded = torch.Generator().manual_seed(0)  # the process's own random stream stays untouched
+    x, weight, bias = (torch.randn(*shape, generator=seeded) for shape in ((197, 192), (768, 192), (768,)))
     try:
         seconds = {linear: _best_time(linear, x, weight, bias) for linear in (F.linear, onednn)}
     except RuntimeError:  # oneDNN present but refusing this CPU or these tensors
