@@ -46,17 +46,18 @@ def fastest_linear() -> Callable[[Tensor, Tensor, Tensor], Tensor]:
     alike nothing changes."""
     if _ONEDNN_LINEAR is None:
         return F.linear
-
-    def onednn(x: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
-        return _ONEDNN_LINEAR(x, weight, bias, "none", [], "")
-
     seeded = torch.Generator().manual_seed(0)  # the process's own random stream stays untouched
     x, weight, bias = (torch.randn(*shape, generator=seeded) for shape in ((197, 192), (768, 192), (768,)))
     try:
-        seconds = {linear: _best_time(linear, x, weight, bias) for linear in (F.linear, onednn)}
+        seconds = {linear: _best_time(linear, x, weight, bias) for linear in (F.linear, onednn_linear)}
     except RuntimeError:  # oneDNN present but refusing this CPU or these tensors
         return F.linear
-    return onednn if seconds[onednn] <= 0.8 * seconds[F.linear] else F.linear
+    return onednn_linear if seconds[onednn_linear] <= 0.8 * seconds[F.linear] else F.linear
+
+
+def onednn_linear(x: Tensor, weight: Tensor, bias: Tensor) -> Tensor:
+    """`F.linear` computed by oneDNN (float32 only; where `_ONEDNN_LINEAR` is not None)."""
+    return _ONEDNN_LINEAR(x, weight, bias, "none", [], "")
 
 
 def _best_time(linear: Callable, *args: Tensor, runs: int = 3) -> float:
