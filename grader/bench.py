@@ -212,31 +212,24 @@ def calls_alone(submissions: int) -> None:
     sandbox.keep_freed_memory()  # as the workers allocate
     import torch
 
-    from grader.expected.store import load_cases, load_manifest
+    from grader import headroom
     from grader.runner import worker
-    from grader.student import bind_step, load_step_file
-    from grader.suites.support import wire_arguments
 
     worker.preload()
-    manifest = load_manifest(paths.FIXTURES)
-    context = worker.Context(str(paths.FIXTURES / manifest["checkpoint"]["file"]))
-    context.warm(["params", "vit"])
-    solutions = {step_id: load_step_file(paths.SOLUTIONS / f"{step_id}.py") for step_id in STEP_IDS}
-    for step_id, module in solutions.items():
-        bind_step(step_id, module)
-    calls = [(getattr(solutions[step_id], case.function), *wire_arguments(case))
-             for step_id in STEP_IDS for visibility in ("visible", "hidden")
-             for case in load_cases(step_id, visibility, paths.FIXTURES, manifest)]
-    calls.append(next(call for call in calls if call[0].__name__ == "vit_forward"))  # 07's own chain
+    arguments = headroom.Arguments()  # decodes each case as the worker does
+    arguments.context.warm(["params", "vit"])
+    solutions = headroom.bind_solutions()
+    calls = [(getattr(solutions[case.step], case.function), case) for case in headroom.graded_cases()]
+    calls.append(next(call for call in calls if call[1].function == "vit_forward"))  # 07's own chain
     gc.freeze()
     torch.set_num_threads(1)  # one core per process, as `--jobs 2` gives each worker
     lanes = []
     for lane in range(2):
         if (pid := os.fork()) == 0:
             for _ in range(lane, submissions, 2):
-                for function, args, _, arrays in calls:
+                for function, case in calls:
                     with contextlib.suppress(Exception):  # some cases expect an exception
-                        function(*[worker.decode_value(a, arrays, context) for a in args])
+                        function(*arguments.decode(case))
             os._exit(0)
         lanes.append(pid)
     for pid in lanes:

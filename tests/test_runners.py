@@ -132,9 +132,10 @@ def _running(pid: int) -> bool:
 def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
     """A CPU without AVX, simulated for the judge (docs/numerics.md), is simulated in the workers
     too; a CI token stays with the judge."""
+    from grader.headroom import KERNELS
     from grader.runner.sandbox import worker_environment
 
-    settings = {"ATEN_CPU_CAPABILITY": "default", "MKL_ENABLE_INSTRUCTIONS": "SSE4_2", "ONEDNN_MAX_CPU_ISA": "SSE41"}
+    settings = KERNELS["no AVX (SSE4.2)"]
     env = worker_environment({**settings, "GITHUB_TOKEN": "ghp_secret", "PATH": "/usr/bin"})
     assert settings.items() <= env.items() and "GITHUB_TOKEN" not in env
     assert {"MALLOC_MMAP_MAX_": "0"}.items() <= env.items()  # a step's fresh process reuses freed blocks
