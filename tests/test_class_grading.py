@@ -6,6 +6,7 @@ The classes are small and cheap: a few submissions of step 01 alone, graded with
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import csv
 import json
 import os
@@ -24,7 +25,8 @@ from typer.testing import CliRunner
 
 from grader import paths
 from grader.cli import app
-from grader.platforms.classes import _among_last, expand_submissions
+from grader.platforms import classes
+from grader.platforms.classes import _among_last, _end_judges, expand_submissions
 from grader.reports import render_summary
 
 runner = CliRunner()
@@ -45,7 +47,7 @@ def make_class(base: Path) -> Path:
 
 
 def grade_command(*extra: str) -> list[str]:
-    return [sys.executable, "-m", "grader.cli", "grade", "class", "--steps", "01_flatten",
+    return [sys.executable, "-X", "faulthandler", "-m", "grader.cli", "grade", "class", "--steps", "01_flatten",
             "--csv", "g.csv", "--format", "json", "--output", "r.json", *extra]
 
 
@@ -91,13 +93,28 @@ def stop_half_way(base: Path, sent: signal.Signals, jobs: int) -> subprocess.Com
     try:
         out, err = process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        pytest.fail(f"grading went on for 60 s after {sent.name}: a judge in the middle of a step was not ended")
+        pytest.fail(f"grading went on for 60 s after {sent.name}: a judge in the middle of a step was not ended\n"
+                    + _where_it_hangs(process))
     _wait_until_gone(process.pid)
     for name in WAIT_FOR_THE_STOP:
         (base / "class" / name / GO).touch()
     return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+def _where_it_hangs(process: subprocess.Popen) -> str:
+    """The run's processes, and the stack of every thread of the grading process (its faulthandler
+    answers SIGABRT), before all of them are killed."""
+    listing = subprocess.run(["ps", "-o", "pid,ppid,stat,args", "-g", str(process.pid)],
+                             capture_output=True, text=True).stdout
+    os.kill(process.pid, signal.SIGABRT)
+    try:
+        _, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:
+        err = "(no stacks: it did not answer SIGABRT)"
+    with contextlib.suppress(ProcessLookupError):  # the rest of the run, if any is left
+        os.killpg(process.pid, signal.SIGKILL)
+    process.communicate()
+    return f"{listing}\n{err[-6000:]}"
 
 
 def _wait_until_gone(group: int) -> None:
@@ -188,6 +205,33 @@ def test_a_stopped_class_keeps_what_it_graded_and_resume_grades_only_the_rest(st
     assert all(book[name]["score"] == "10" for name in STUDENTS if name != changed)
 
 
+def _deaf_to_sigterm(started: Path) -> None:
+    """A judge stuck where SIGTERM cannot end it."""
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    started.touch()
+    time.sleep(600)
+
+
+def test_a_judge_that_outlives_sigterm_is_killed_and_the_stopped_pool_ends(tmp_path: Path, monkeypatch) -> None:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    monkeypatch.setattr(classes, "JUDGE_END_PATIENCE", 0.5)
+    pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+    pool.submit(_deaf_to_sigterm, tmp_path / "started")
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "started").exists():
+        assert time.monotonic() < deadline, "the judge did not start"
+        time.sleep(0.02)
+    judge = next(iter(pool._processes.values()))
+    began = time.monotonic()
+    _end_judges(pool)
+    pool.shutdown(wait=True)  # returns only once every judge has ended
+    judge.join(10)
+    assert judge.exitcode == -signal.SIGKILL
+    assert time.monotonic() - began < 10
+
+
 def test_every_folder_of_a_class_is_a_submission_and_one_without_step_files_says_why(tmp_path: Path) -> None:
     folder = make_class(tmp_path)
     (folder / "hal").mkdir()
@@ -241,3 +285,4 @@ def test_the_last_submissions_of_a_pool_run_their_forwards_ahead_on_the_cores_le
     assert [_among_last(i, 10, 2) for i in range(10)] == [False] * 8 + [True] * 2
     assert [_among_last(i, 3, 3) for i in range(3)] == [True] * 3  # as many judges as submissions
     assert not any(_among_last(i, 5, 1) for i in range(5))
+

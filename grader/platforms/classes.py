@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
@@ -155,15 +156,31 @@ def _among_last(position: int, submissions: int, judges: int) -> bool:
     return judges > 1 and position >= submissions - judges
 
 
+JUDGE_END_PATIENCE = 5.0  # seconds a judge has to end after SIGTERM before it is killed
+
+
 def _end_judges(pool: Any) -> None:
-    """End every judge process now, mid-step too (their zygotes and workers die with them)."""
+    """End every judge process now, mid-step too (their zygotes and workers die with them). One
+    that outlives SIGTERM is killed: the executor waits for every judge to end before the command
+    can exit, so a stuck one would hold the stopped run forever."""
+    from multiprocessing.connection import wait
+
+    judges = list((pool._processes or {}).values())  # only the executor knows them, and forgets them
     if hasattr(pool, "terminate_workers"):  # Python 3.14
         pool.terminate_workers()
-        return
-    judges = list((pool._processes or {}).values())  # before 3.14 only the executor knows them, and
-    pool.shutdown(wait=False, cancel_futures=True)  # forgets them here
-    for process in judges:
-        process.terminate()
+    else:  # when shut down
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in judges:
+            process.terminate()
+    # A judge's sentinel is ready once it ended; waiting on it, not joining, leaves its exit status
+    # to the executor's own thread, which reads it.
+    running = {process.sentinel: process for process in judges}
+    deadline = time.monotonic() + JUDGE_END_PATIENCE
+    while running and (patience := deadline - time.monotonic()) > 0:
+        for sentinel in wait(list(running), timeout=patience):
+            del running[sentinel]
+    for process in running.values():
+        process.kill()
 
 
 @dataclass
