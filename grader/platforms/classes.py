@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader import paths
 from grader.cli.common import fail, progress
-from grader.cli.grading import Keep, grade_serial, is_submission
+from grader.cli.grading import Keep, grade_serial, is_submission, write_whole
 from grader.platforms.uploads import REASON_FILE, no_step_file_reason
 from grader.results import SubmissionResult
 from grader.steps import STEP_IDS, get_step
@@ -335,17 +335,10 @@ def _keep(folder: Path | None, name: str, result: SubmissionResult, key: str) ->
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        _replace(folder / f"{name}.json", to_json([result]))
-        _replace(folder / f"{name}.sha256", key + "\n")
+        write_whole(folder / f"{name}.json", to_json([result]))
+        write_whole(folder / f"{name}.sha256", key + "\n")
     except OSError as error:
         fail(f"cannot write the results folder {folder}: {error.strerror or error}")
-
-
-def _replace(path: Path, text: str) -> None:
-    """Written whole or not at all: a rename, so a stopped run never leaves half a file."""
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
-    partial.write_text(text, encoding="utf-8")
-    os.replace(partial, path)
 
 
 def _kept(folder: Path, name: str, key: str) -> SubmissionResult | None:
