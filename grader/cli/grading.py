@@ -66,6 +66,8 @@ def grade_serial(todo: list[tuple[int, Path]], options: GradeOptions, keep: Keep
     """
     from grader.runner.grader import Grader
 
+    if not todo:  # every folder kept from an earlier run, or ungradable: no grader to start
+        return
     with progress("grading", len(todo) * len(options.steps)) as advance:
         options.on_step = lambda step_id: advance(1, f"grading {step_id}")
         grader = Grader(options)
