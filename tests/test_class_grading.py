@@ -306,3 +306,29 @@ def test_a_gradebook_is_written_whole_or_left_as_it_was(tmp_path: Path, monkeypa
     link.symlink_to(book)
     grading.write_whole(link, "through the link\n")
     assert link.is_symlink() and book.read_text() == "through the link\n"
+
+
+def test_a_stop_once_grading_has_ended_lets_the_reports_finish(tmp_path: Path, monkeypatch) -> None:
+    """SIGTERM while the gradebook is written: it is written whole, then the command ends as stopped."""
+    from grader.cli import grade as grade_module
+
+    folder = tmp_path / "class"
+    for name in ("hal", "ivy"):  # uploads that could not be fetched: nothing to grade, a row each
+        (folder / name).mkdir(parents=True)
+        (folder / name / "REASON.txt").write_text(f"course/vit-{name} could not be fetched\n")
+    writing = grade_module._write_reports
+
+    def stopped_while_writing(*args: object, **options: object) -> None:
+        os.kill(os.getpid(), signal.SIGTERM)
+        writing(*args, **options)
+    monkeypatch.setattr(grade_module, "_write_reports", stopped_while_writing)
+    reached_pytest: list[int] = []  # where the signal lands if the command does not take it
+    before = signal.signal(signal.SIGTERM, lambda number, frame: reached_pytest.append(number))
+    try:
+        outcome = runner.invoke(app, ["grade", str(folder), "--csv", str(tmp_path / "g.csv")])
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert not reached_pytest
+    assert outcome.exit_code == STOPPED_EXIT[signal.SIGTERM], outcome.output
+    assert "stopped by SIGTERM once grading had ended" in outcome.output
+    assert set(rows(tmp_path / "g.csv")) == {"hal", "ivy"}

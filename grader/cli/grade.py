@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Literal
 
@@ -72,17 +74,48 @@ def grade(
     kept = results or (csv.with_name(f"{csv.stem}.results") if csv is not None else None)
     if resume and kept is None:
         fail("--resume reads the kept results: give the --csv or --results of the run to resume")
-    with started_ahead(worth_starting_ahead(jobs)):
-        run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
-                          resume=resume)
-    graded = GradedFiles.of(found[0].folder, tuple(s.id for s in run.results[0].steps)) \
-        if len(found) == 1 and run.results else None
-    _write_reports(run.results, format=format, output=output, csv=csv, report=report, show_output=show_output,
-                   graded=graded)
+    with ExitStack() as after_grading:
+        with started_ahead(worth_starting_ahead(jobs)):
+            run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
+                              resume=resume)
+            late = after_grading.enter_context(_reports_finished_first())  # before the runner's end
+        graded = GradedFiles.of(found[0].folder, tuple(s.id for s in run.results[0].steps)) \
+            if len(found) == 1 and run.results else None
+        _write_reports(run.results, format=format, output=output, csv=csv, report=report,
+                       show_output=show_output, graded=graded)
     if run.stopped_by:
         _say_stopped(run, kept)
         raise typer.Exit(_STOPPED_EXIT.get(run.stopped_by, 1))
+    if late:
+        err.print(f"vitgrade: stopped by {late[0]} once grading had ended: every result and report "
+                  "was written", markup=False)
+        raise typer.Exit(_STOPPED_EXIT[late[0]])
     raise typer.Exit(exit_code(run.results))
+
+
+@contextmanager
+def _reports_finished_first() -> Iterator[list[str]]:
+    """Ctrl-C or SIGTERM once grading has ended waits for the reports of what was graded (a moment,
+    and the runner's end): stopped there, the command would leave a gradebook of an earlier run in
+    place. Yields
+    the names of the signals that came meanwhile; the command then ends as stopped by the first."""
+    import signal
+    import threading
+
+    came: list[str] = []
+    if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
+        yield came
+        return
+
+    def remember(number: int, frame: object) -> None:
+        came.append(signal.Signals(number).name)
+
+    previous = {number: signal.signal(number, remember) for number in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield came
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
 
 
 def _check_numbers(jobs: int, timeout: float) -> None:
