@@ -366,3 +366,18 @@ def test_the_view_holds_the_innermost_path_entry_of_each_loaded_module_and_never
     folders = [Path(folder) for folder in view.python_installation(paths.KIT_ROOT)]
     assert inner in folders and outer not in folders
     assert not any(folder == paths.KIT_ROOT or folder in paths.KIT_ROOT.parents for folder in folders)
+
+
+def test_a_module_with_a_relative_file_name_brings_no_folder_into_the_view(tmp_path, monkeypatch):
+    """torch.ops says its file is "_ops.py": read against the current folder, a zygote started from
+    /tmp put the host's /tmp into the view, writable, and emptied it after every step."""
+    import types
+
+    from grader.runner import view
+
+    module = types.ModuleType("vitgrade_relative_probe")
+    module.__file__ = "_ops.py"  # as torch.ops and torch.classes give it
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])  # `python -m` from tmp_path
+    assert str(tmp_path) not in view.python_installation(paths.KIT_ROOT)

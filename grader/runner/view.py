@@ -25,7 +25,8 @@ def _inside(path: Path, folder: Path) -> bool:
 
 def python_installation(kit_root: Path) -> list[str]:
     """Python's prefixes, and the sys.path entry each loaded module came from (the innermost one
-    holding it: never the current folder because it happens to hold site-packages); never an entry
+    holding it: never the current folder because it happens to hold site-packages, nor because a
+    module gives a relative file name); never an entry
     that holds the kit (the kit's own files are listed one by one, see `grader_files`)."""
     folders = {Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
     entries = [Path(p).absolute() for p in sys.path if p and os.path.isdir(p)]
@@ -34,7 +35,9 @@ def python_installation(kit_root: Path) -> list[str]:
     under = [(str(e), os.path.join(str(e), ""), e) for e in entries]  # (entry, its prefix, entry)
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if not file:
+        # A relative name is no file: torch.ops and torch.classes say "_ops.py" and "_classes.py",
+        # which would bring the current folder into the view (from /tmp: the host's /tmp, writable).
+        if not file or not os.path.isabs(file):
             continue
         path = str(Path(file).absolute())
         holding = [e for name, prefix, e in under if path == name or path.startswith(prefix)]
