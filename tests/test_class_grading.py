@@ -288,23 +288,21 @@ def test_the_last_submissions_of_a_pool_run_their_forwards_ahead_on_the_cores_le
 
 
 def test_a_gradebook_is_written_whole_or_left_as_it_was(tmp_path: Path, monkeypatch) -> None:
-    from grader.cli import grading
-
     book = tmp_path / "g.csv"
     book.write_text("before\n")
-    grading.write_whole(book, "after\n")
+    paths.write_whole(book, "after\n")
     assert book.read_text() == "after\n" and [p.name for p in tmp_path.iterdir()] == ["g.csv"]
 
     def stopped(*args: object) -> None:  # stopped between writing and renaming
         raise KeyboardInterrupt
-    monkeypatch.setattr(grading.os, "replace", stopped)
+    monkeypatch.setattr(paths.os, "replace", stopped)
     with pytest.raises(KeyboardInterrupt):
-        grading.write_whole(book, "half of it")
+        paths.write_whole(book, "half of it")
     assert book.read_text() == "after\n" and [p.name for p in tmp_path.iterdir()] == ["g.csv"]
 
     link = tmp_path / "latest.csv"  # a link (or /dev/stdout) is written through, never replaced
     link.symlink_to(book)
-    grading.write_whole(link, "through the link\n")
+    paths.write_whole(link, "through the link\n")
     assert link.is_symlink() and book.read_text() == "through the link\n"
 
 

@@ -73,33 +73,15 @@ def _looping_below(watch: int, seconds: float = 0.5) -> bool:
     endless loop is running. Its processes alone come that far; the zygote's own torch import, the
     sign used before, can come first by a long way on a slow machine."""
     ticks = os.sysconf("SC_CLK_TCK")
-    zygotes = set(_descendants_at(watch, depth=1))
     for pid in _descendants(watch):
-        if pid in zygotes:
-            continue
         try:
             fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if (int(fields[11]) + int(fields[12])) / ticks >= seconds:  # utime + stime
+        below_the_zygote = int(fields[1]) != watch  # the parent's pid
+        if below_the_zygote and (int(fields[11]) + int(fields[12])) / ticks >= seconds:  # utime + stime
             return True
     return False
-
-
-def _descendants_at(root: int, depth: int) -> list[int]:
-    """The processes `depth` generations below `root` (1: its children)."""
-    level = [root]
-    for _ in range(depth):
-        level = [pid for parent in level for pid in _children(parent)]
-    return level
-
-
-def _children(pid: int) -> list[int]:
-    try:
-        return [int(child) for task in Path(f"/proc/{pid}/task").iterdir()
-                for child in (task / "children").read_text().split()]
-    except OSError:
-        return []
 
 
 def _alive(pid: int, started: str) -> bool:

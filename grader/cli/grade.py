@@ -97,8 +97,8 @@ def grade(
 def _reports_finished_first() -> Iterator[list[str]]:
     """Ctrl-C or SIGTERM once grading has ended waits for the reports of what was graded (a moment,
     and the runner's end): stopped there, the command would leave a gradebook of an earlier run in
-    place. Yields
-    the names of the signals that came meanwhile; the command then ends as stopped by the first."""
+    place. Yields the names of the signals that came meanwhile; the command then ends as stopped
+    by the first."""
     import signal
     import threading
 

@@ -2,7 +2,6 @@
 the grader with a progress display, and writing results in the chosen format."""
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -83,21 +82,6 @@ def exit_code(results: list[SubmissionResult]) -> int:
     return EXIT_OK if all(r.passed for r in results) else EXIT_FAILED
 
 
-def write_whole(path: Path, text: str) -> None:
-    """Written whole or not at all (UTF-8): a rename, so a run stopped while writing never leaves
-    half a gradebook or result behind, only the file as it was before. A link, a device or a pipe
-    (`--output /dev/stdout`) is written through instead: a rename would replace it."""
-    if path.is_symlink() or (path.exists() and not path.is_file()):
-        path.write_text(text, encoding="utf-8")
-        return
-    partial = path.with_name(f".{path.name}.{os.getpid()}")
-    try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, path)
-    finally:
-        partial.unlink(missing_ok=True)
-
-
 def write(text: str, output: Path | None) -> None:
     """To the file if given (UTF-8), else to stdout as it is."""
     if output is None:
@@ -106,7 +90,7 @@ def write(text: str, output: Path | None) -> None:
         return
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
-        write_whole(output, text)
+        paths.write_whole(output, text)
     except OSError as error:
         fail(f"cannot write {output}: {error.strerror}")
     if interactive():

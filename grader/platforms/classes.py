@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader import paths
 from grader.cli.common import fail, progress
-from grader.cli.grading import Keep, grade_serial, is_submission, write_whole
+from grader.cli.grading import Keep, grade_serial, is_submission
 from grader.platforms.uploads import REASON_FILE, no_step_file_reason
 from grader.results import SubmissionResult
 from grader.steps import STEP_IDS, get_step
@@ -335,8 +335,8 @@ def _keep(folder: Path | None, name: str, result: SubmissionResult, key: str) ->
         return
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        write_whole(folder / f"{name}.json", to_json([result]))
-        write_whole(folder / f"{name}.sha256", key + "\n")
+        paths.write_whole(folder / f"{name}.json", to_json([result]))
+        paths.write_whole(folder / f"{name}.sha256", key + "\n")
     except OSError as error:
         fail(f"cannot write the results folder {folder}: {error.strerror or error}")
 

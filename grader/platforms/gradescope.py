@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from grader import paths
 from grader.platforms.uploads import BadUpload, copy_step_files, find_step_files
 from grader.steps import DEFAULT_TIMEOUT
 
@@ -251,11 +252,9 @@ def rejected(reason: str) -> dict[str, Any]:
 
 
 def _write(results: Path, document: dict[str, Any]) -> None:
-    """Written whole or not at all: a rename, so Gradescope never reads half a file."""
+    """Written whole or not at all, so Gradescope never reads half a file."""
     results.parent.mkdir(parents=True, exist_ok=True)
-    partial = results.with_name(f".{results.name}.{os.getpid()}")
-    partial.write_text(json.dumps(document, indent=2) + "\n", encoding="utf-8")
-    os.replace(partial, results)
+    paths.write_whole(results, json.dumps(document, indent=2) + "\n")
 
 
 SETUP_SH = """\
