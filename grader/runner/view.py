@@ -12,11 +12,13 @@ import sys
 from pathlib import Path
 
 import grader
+from grader.secret_files import secret_paths, secrets_inside
 
 #: System files every process may need: shared libraries (and the paths the loader finds them by).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache", "/etc/localtime")
-#: Parts of the grader that hold correct computations: never in the view, whatever imported them.
-GRADER_PRIVATE = ("mistakes", "expected", "checkpoint", "suites", "lecture_maths.py")
+#: Parts of the grader never in the view, whatever imported them: the secrets, and what only the
+#: judge runs (fixture cases, the checkpoint's maker, the suite and its diagnosis).
+GRADER_PRIVATE = (*secrets_inside("grader"), "expected", "checkpoint", "suites")
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -78,6 +80,16 @@ def submission_view(base: list[str], init: dict) -> list[str]:
     return [*base, init["checkpoint"], str(submission), *stubs]
 
 
+def landlock_view(base: list[str], init: dict) -> tuple[list[str], list[str]]:
+    """Where there is no view, what Landlock lets a worker open: (to read: the view's files and
+    /proc; to write: its own temporary folder and the view's devices)."""
+    import tempfile
+
+    from grader.runner.sandbox import DEVICES
+
+    return [*submission_view(base, init), "/proc"], [tempfile.gettempdir(), *(f"/dev/{d}" for d in DEVICES)]
+
+
 def worker_reads(kit_root: Path) -> dict[str, list[str]]:
     """What a worker without the view must be able to read, by what it is (for the probe of the
     unprivileged user, before torch is imported: its folder is found without importing it)."""
@@ -92,6 +104,5 @@ def worker_reads(kit_root: Path) -> dict[str, list[str]]:
 
 
 def secrets(kit_root: Path) -> dict[str, str]:
-    """What a worker must never read, by name: the answers and how they are checked."""
-    names = ("solutions/", "fixtures/hidden/", "tests/", ".git/")
-    return {name: str(kit_root / name.rstrip("/")) for name in names}
+    """What a worker must never read (grader/secret_files.py), by name: for the sandbox probe."""
+    return {name: str(path) for name, path in secret_paths(kit_root).items()}
