@@ -121,7 +121,7 @@ def test_without_sys_admin_the_report_names_the_layers_it_got(container):
         assert any("user namespaces" in reason for reason in report["missing"]), report
     summary = f"{report['level']}: {', '.join(report['layers'])}"
     assert f'name="sandbox" value="{summary}' in container["junit"]
-    assert f"Sandbox: {summary}" in container["gradescope"]["output"]
+    assert "Sandbox" not in container["gradescope"]["output"]  # instructors read it in the log
 
 
 @pytest.mark.slow

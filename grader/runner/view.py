@@ -29,7 +29,8 @@ def python_installation(kit_root: Path) -> list[str]:
     """Python's prefixes, and the sys.path entry each loaded module came from (the innermost one
     holding it: never the current folder because it happens to hold site-packages, nor because a
     module gives a relative file name); never an entry
-    that holds the kit (the kit's own files are listed one by one, see `grader_files`)."""
+    that holds the kit (the kit's own files are listed one by one, see `grader_files`), nor one that
+    holds a secret or lies in one (grader/secret_files.py)."""
     folders = {Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
     entries = [Path(p).absolute() for p in sys.path if p and os.path.isdir(p)]
     # By name, as `_inside` compares, but as strings: over the ~1,200 modules the zygote has loaded,
@@ -45,7 +46,10 @@ def python_installation(kit_root: Path) -> list[str]:
         holding = [e for name, prefix, e in under if path == name or path.startswith(prefix)]
         if holding:
             folders.add(max(holding, key=lambda e: len(e.parts)))
-    return sorted(str(f) for f in folders if not _inside(kit_root, f))
+    # Nor one in or around a secret: run by the kit's own tests, modules come from tests/.
+    secrets = list(secret_paths(kit_root).values())
+    return sorted(str(f) for f in folders if not _inside(kit_root, f) and
+                  not any(_inside(f, secret) or _inside(secret, f) for secret in secrets))
 
 
 def grader_files() -> list[str]:
