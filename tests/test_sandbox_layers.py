@@ -385,15 +385,24 @@ def test_a_module_with_a_relative_file_name_brings_no_folder_into_the_view(tmp_p
 
 # --- what a student must not see, at every level -------------------------------------------------
 
-#: A correct step 01 that tries to show the answers at import (the lecture's maths, a solution) and
-#: writes each hidden input's shape by every route below `print`, in the call that received it.
+#: A correct step 01 that tries to show the answers (the lecture's maths, a solution, the hidden
+#: inputs' shapes in the manifest) at import and under a visible test, and writes each hidden input's
+#: shape by every route below `print`, in the call that received it.
 LEAKY_TAIL = '''
 import ctypes as _ctypes, os as _os, sys as _sys
-for _name in ("grader/lecture_maths.py", "solutions/01_flatten.py", "fixtures/manifest.json"):
-    try:
-        print("read", _name, open("{kit}/" + _name).read()[:400])
-    except OSError as _error:
-        print("refused", _name, type(_error).__name__)
+
+
+def _answers():
+    found = []
+    for name in ("grader/lecture_maths.py", "solutions/01_flatten.py", "fixtures/manifest.json"):
+        try:
+            found.append(f"read {name} " + open("{kit}/" + name).read()[:400])
+        except OSError as error:
+            found.append(f"refused {name} {type(error).__name__}")
+    return "\\n".join(found)
+
+
+print(_answers())
 _normalize = normalize
 
 
@@ -404,6 +413,8 @@ def normalize(pixels):
         _os.write(2, b"fd2 " + shape + b"\\n")
         _sys.__stdout__.write("dunder " + shape.decode() + "\\n")
         _ctypes.CDLL(None).printf(b"printf %s\\n", shape)
+    else:
+        print(_answers())  # under a visible test
     return _normalize(pixels)
 '''
 
@@ -464,6 +475,8 @@ def test_with_the_view_or_landlock_a_step_file_reads_no_answer(levels):
         found = levels[level]
         notes = "\n".join(found["output_notes"])
         assert notes.count("refused") == 3 and "read " not in notes, (level, notes)
+        shown = "".join(output for _, visibility, output in found["tests"] if visibility == "visible")
+        assert shown.count("refused") == 3 and "read " not in shown, (level, shown)
         assert found["sandbox"]["level"] == ("full" if level == "full" else "partial")
         assert ("Landlock file access" in found["sandbox"]["layers"]) == (level != "full")
 
@@ -494,6 +507,7 @@ def test_at_every_level_what_a_call_writes_shows_only_under_its_own_test(levels)
             for route in ("fd1", "fd2", "dunder", "printf"):
                 assert f"{route} {shape}" in written, (level, route)
             assert shape not in visible_output and shape not in "".join(found["notes"])
-        assert "Sandbox" not in visible_output and "refused" not in visible_output  # the log has them
+        assert "Sandbox" not in visible_output and "Landlock" not in visible_output  # the log has them
+        assert "while it was imported" not in visible_output  # no test owns it
         assert found["log"].startswith(f"vitgrade: sandbox {found['sandbox']['level']}: ")
         assert "refused grader/lecture_maths.py" in found["log"] or level == "no namespaces, no Landlock"
