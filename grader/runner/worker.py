@@ -460,15 +460,24 @@ class DescriptorCapture:
         then left behind after READER_PATIENCE, with what comes later, which no test shows."""
         _flush_everything()
         for descriptor in (1, 2):
-            with contextlib.suppress(OSError):
+            try:
                 os.dup2(self.saved, descriptor)
+            except OSError:  # the student's code closed the worker's output: nothing is written any more
+                _to_nowhere(descriptor)
         self.reader.join(READER_PATIENCE)
-        if not self.reader.is_alive():
-            os.close(self.read_end)
-        os.close(self.saved)
+        # The student's code may have closed either already (every descriptor 3-63, say).
+        for descriptor in ([] if self.reader.is_alive() else [self.read_end]) + [self.saved]:
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
 
 
 READER_PATIENCE = 0.5  # seconds a call's output reader waits for a pipe kept open by student code
+
+
+def _to_nowhere(descriptor: int) -> None:
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(nowhere, descriptor)
+    os.close(nowhere)
 
 
 def _flush_everything() -> None:
