@@ -86,12 +86,13 @@ def submission_view(base: list[str], init: dict) -> list[str]:
 
 def landlock_view(base: list[str], init: dict) -> tuple[list[str], list[str]]:
     """Where there is no view, what Landlock lets a worker open: (to read: the view's files and
-    /proc; to write: its own temporary folder and the view's devices)."""
+    its own /proc entry, as the view's private /proc; never the judge's, whose environment may
+    hold tokens; to write: its own temporary folder and the view's devices)."""
     import tempfile
 
     from grader.runner.sandbox import DEVICES
 
-    return [*submission_view(base, init), "/proc"], [tempfile.gettempdir(), *(f"/dev/{d}" for d in DEVICES)]
+    return [*submission_view(base, init), "/proc/self"], [tempfile.gettempdir(), *(f"/dev/{d}" for d in DEVICES)]
 
 
 def worker_reads(kit_root: Path) -> dict[str, list[str]]:
