@@ -76,7 +76,8 @@ class StepResult:
     """One of STEP_STATUSES."""
     tests: list[TestResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    """Step-level remarks: forbidden calls, what the static scan found."""
+    """Step-level remarks the student may read: forbidden calls, what the static scan found, why the
+    step was not run."""
     output_notes: list[str] = field(default_factory=list)
     """What the student's code wrote that no test owns (while its file was imported, between calls),
     for whoever may see every test: the student's own `check`, instructors. Never in Gradescope's
