@@ -76,7 +76,12 @@ class StepResult:
     """One of STEP_STATUSES."""
     tests: list[TestResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    """Step-level remarks: what the student's code printed, forbidden calls, sandbox level."""
+    """Step-level remarks the student may read: forbidden calls, what the static scan found, why the
+    step was not run."""
+    output_notes: list[str] = field(default_factory=list)
+    """What the student's code wrote that no test owns (while its file was imported, between calls),
+    for whoever may see every test: the student's own `check`, instructors. Never in Gradescope's
+    visible output: no test's visibility covers it, so a hidden test's inputs could hide in it."""
     seconds: float = 0.0
 
 

@@ -11,7 +11,9 @@ import re
 import shutil
 import stat
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
 import zipfile
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from typer.testing import CliRunner
 from grader import paths
 from grader.cli import app
 from grader.platforms.gradescope import RUN_AUTOGRADER, budget
+from grader.secret_files import secret_paths
 from grader.steps import STEPS, get_step
 from mutants.catalogue import MUTANTS
 from test_reports import gradescope_problems
@@ -70,6 +73,7 @@ def layout(base: Path, source: Path) -> Path:
 
 # Gradescope's containers run the autograder as root without CAP_SYS_ADMIN.
 CONTAINER = ["setpriv", "--inh-caps=-sys_admin", "--bounding-set=-sys_admin", "--"]
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"]
 
 
 def harness(root: Path, container: bool = False) -> dict:
@@ -423,3 +427,67 @@ def test_a_late_start_shortens_the_steps_limits_never_the_margin() -> None:
     assert 1.9 < step_share(10.0, deadline, steps_left=8) <= 2.0
     assert step_share(10.0, deadline, steps_left=1) == 10.0  # the last step alone: its own limit fits
     assert step_share(10.0, time.monotonic() - 1.0, steps_left=4) == 1.0  # late: a step still times out
+
+
+# --- what a student must not see, as Gradescope runs the bundle ---------------------------------
+
+#: Opens each file named on its command line; prints the ones it could read (run as uid 65534).
+READABLE = "import sys\nfor name in sys.argv[1:]:\n    try:\n        open(name, 'rb').close()\n        print(name)\n" \
+           "    except OSError:\n        pass\n"
+
+
+@pytest.fixture(scope="module")
+def leaky(bundle: Path) -> Iterator[dict]:
+    """A leaky but correct step 01 graded by the bundle's own run_autograder, alone, as root in a
+    container with Docker's defaults (no CAP_SYS_ADMIN, user namespaces refused): the partial
+    sandbox, with Landlock where the kernel has it."""
+    from test_sandbox_layers import DOCKER, LEAKY_TAIL, root_with_setpriv
+
+    root_with_setpriv()
+    folder = Path(tempfile.mkdtemp(prefix="vitgrade-gradescope-"))  # not under pytest's root-only folder
+    folder.chmod(0o755)  # as /autograder: uid 65534 may walk to the kit
+    try:
+        yield _graded_leaky(bundle, folder, DOCKER, LEAKY_TAIL)
+    finally:
+        shutil.rmtree(folder)
+
+
+def _graded_leaky(bundle: Path, folder: Path, container: list[str], leaky_tail: str) -> dict:
+    source = unpacked(bundle, folder / "source")
+    root = layout(folder, source)
+    solution = paths.step_file(paths.SOLUTIONS, "01_flatten").read_text()
+    (root / "submission" / "01_flatten.py").write_text(solution + leaky_tail.replace("{kit}", str(source)))
+    started = harness(root)
+    process = subprocess.run([*container, *started["args"]], cwd=started["cwd"], env=started["env"],
+                             capture_output=True, text=True, timeout=300)
+    files = [str(p) for secret in secret_paths(source).values() for p in (secret, *secret.rglob("*")) if p.is_file()]
+    needed = [str(source / "grader" / "expected" / "store.py"), str(source / "fixtures" / "checkpoint")]
+    read = subprocess.run([*NOBODY, "/usr/bin/python3", "-c", READABLE, *files, *needed], capture_output=True,
+                          text=True, timeout=60)
+    return {"results": results_of(root, process), "log": process.stdout, "secret_files": files,
+            "readable": read.stdout.split(), "needed": needed}
+
+
+@pytest.mark.slow
+def test_in_gradescopes_container_a_leaky_submission_keeps_its_points_and_shows_no_hidden_byte(leaky):
+    from test_sandbox_layers import hidden_pixel_shapes
+
+    results = leaky["results"]
+    flatten = [t for t in results["tests"] if t["name"].startswith("01_flatten")]
+    assert all(t["score"] == t["max_score"] > 0 for t in flatten)  # every point it earned
+    # Each test's points are rounded to 4 decimals (grader/runner/suite_session.py).
+    assert sum(t["score"] for t in flatten) == pytest.approx(get_step("01_flatten").points, abs=len(flatten) * 5e-5)
+    seen = results["output"] + "".join(t["output"] for t in results["tests"] if t["visibility"] == "visible")
+    kept = "".join(t["output"] for t in results["tests"] if t["visibility"] != "visible")
+    for shape in hidden_pixel_shapes():
+        assert f"fd1 {shape}" in kept and shape not in seen  # under its hidden test only
+    assert "read " not in seen and seen.count("refused") == 3  # the visible test tried the answers
+    assert not any(word in seen for word in ("Sandbox", "sandbox", "Landlock", "namespaces"))
+    assert "vitgrade: sandbox partial: " in leaky["log"]  # for instructors: the layers, and what is missing
+    assert "vitgrade: 01_flatten: your file printed" in leaky["log"]
+
+
+@pytest.mark.slow
+def test_after_run_autograder_uid_65534_reads_no_answer_bearing_file_of_the_bundle(leaky):
+    assert len(leaky["secret_files"]) > 20  # solutions, hidden fixtures, the manifest, the maths, the catalogue
+    assert leaky["readable"] == leaky["needed"][:1]  # the grader it runs stays readable

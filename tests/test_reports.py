@@ -10,7 +10,8 @@ from io import StringIO
 from rich.console import Console
 
 from grader.reports import render, render_summary, to_csv, to_gradescope, to_json, to_junit
-from grader.results import StepResult, SubmissionResult
+from grader.reports.html import to_html
+from grader.results import SandboxReport, StepResult, SubmissionResult
 from grader.results import TestResult as Result  # pytest would collect a `Test*` name
 from grader.steps import STEP_IDS
 
@@ -336,3 +337,32 @@ def test_printing_goes_to_junit_system_out_and_gradescope_output_never_to_json()
     assert tests[0]["output"] == "your code printed (18 bytes):\nq (1, 3, 197, 64)"
     assert tests[1]["output"].startswith("wrong values\nyour code printed (6,000 bytes")
     assert "printed" not in to_json([printing()]) and "shape" not in to_json([printing()])
+
+
+IMPORT_OUTPUT = "at import: (2, 3, 5, 7)"
+
+
+def with_output_outside_tests() -> SubmissionResult:
+    """A graded submission whose step 05 printed at import, graded in a partial sandbox."""
+    result = mixed()
+    result.steps[2].output_notes = [f"your file printed 24 bytes while it was imported:\n{IMPORT_OUTPUT}"]
+    result.sandbox = SandboxReport(level="partial", layers=["no_new_privs", "Landlock file access"],
+                                   missing=["namespaces and read-only view (no CAP_SYS_ADMIN)"])
+    return result
+
+
+def test_output_no_test_owns_and_the_sandbox_layers_reach_instructors_only() -> None:
+    from grader.reports.gradescope import instructors_log
+
+    result = with_output_outside_tests()
+    for shown in (words(plain_render(result)), to_html(result)):  # instructors; `check` on a student's machine
+        assert IMPORT_OUTPUT in shown and "Landlock file access" in shown and "no CAP_SYS_ADMIN" in shown
+    for withheld in (plain_render(result, show_hidden_messages=False), to_html(result, show_hidden_messages=False)):
+        assert IMPORT_OUTPUT not in withheld and "Landlock" not in withheld and "Sandbox" not in withheld
+    for show_hidden in (False, True):
+        document = json.loads(to_gradescope(result, show_hidden=show_hidden))
+        visible = document["output"] + "".join(test["output"] for test in document["tests"])
+        assert IMPORT_OUTPUT not in visible and "Landlock" not in visible and "andbox" not in visible
+    log = instructors_log(result)
+    assert log.splitlines()[0] == f"vitgrade: sandbox {result.sandbox.summary()}"
+    assert f"vitgrade: 05_attention: {result.steps[2].output_notes[0]}" in log

@@ -121,7 +121,7 @@ def test_without_sys_admin_the_report_names_the_layers_it_got(container):
         assert any("user namespaces" in reason for reason in report["missing"]), report
     summary = f"{report['level']}: {', '.join(report['layers'])}"
     assert f'name="sandbox" value="{summary}' in container["junit"]
-    assert f"Sandbox: {summary}" in container["gradescope"]["output"]
+    assert "Sandbox" not in container["gradescope"]["output"]  # instructors read it in the log
 
 
 @pytest.mark.slow
@@ -381,3 +381,133 @@ def test_a_module_with_a_relative_file_name_brings_no_folder_into_the_view(tmp_p
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(sys, "path", [str(tmp_path), *sys.path])  # `python -m` from tmp_path
     assert str(tmp_path) not in view.python_installation(paths.KIT_ROOT)
+
+
+# --- what a student must not see, at every level -------------------------------------------------
+
+#: A correct step 01 that tries to show the answers (the lecture's maths, a solution, the hidden
+#: inputs' shapes in the manifest) at import and under a visible test, and writes each hidden input's
+#: shape by every route below `print`, in the call that received it.
+LEAKY_TAIL = '''
+import ctypes as _ctypes, os as _os, sys as _sys
+
+
+def _answers():
+    found = []
+    for name in ("grader/lecture_maths.py", "solutions/01_flatten.py", "fixtures/manifest.json"):
+        try:
+            found.append(f"read {name} " + open("{kit}/" + name).read()[:400])
+        except OSError as error:
+            found.append(f"refused {name} {type(error).__name__}")
+    return "\\n".join(found)
+
+
+print(_answers())
+_normalize = normalize
+
+
+def normalize(pixels):
+    shape = repr(tuple(pixels.shape)).encode()
+    if tuple(pixels.shape) != (1, 3, 224, 224):
+        _os.write(1, b"fd1 " + shape + b"\\n")
+        _os.write(2, b"fd2 " + shape + b"\\n")
+        _sys.__stdout__.write("dunder " + shape.decode() + "\\n")
+        _ctypes.CDLL(None).printf(b"printf %s\\n", shape)
+    else:
+        print(_answers())  # under a visible test
+    return _normalize(pixels)
+'''
+
+#: Grades the leaky step 01 (hidden tests too) and prints what each audience would see, as JSON.
+LEVEL_SCRIPT = """
+import json, sys
+from pathlib import Path
+from grader.reports.gradescope import instructors_log, to_gradescope
+from grader.runner.grader import Grader, GradeOptions
+
+grader = Grader(GradeOptions(hidden=True))
+try:
+    result = grader.grade(Path(sys.argv[1]), steps=("01_flatten",))
+finally:
+    grader.close()
+(step,) = result.steps
+print(json.dumps({"sandbox": result.sandbox.__dict__, "score": step.score, "max_score": step.max_score,
+                  "output_notes": step.output_notes, "notes": step.notes,
+                  "tests": [(t.name, t.visibility, t.output) for t in step.tests],
+                  "gradescope": json.loads(to_gradescope(result)), "log": instructors_log(result)}))
+"""
+
+#: Where each level is found on this machine: (command prefix, VITGRADE_SANDBOX).
+LEVELS = {"full": ([], ""),
+          "Landlock, no CAP_SYS_ADMIN, namespaces refused": (NO_SYS_ADMIN, "no-namespaces"),
+          "no namespaces, no Landlock": ([], "no-namespaces,no-landlock")}
+
+
+def hidden_pixel_shapes() -> list[str]:
+    """The hidden inputs of normalize that are not the sample photo's size, as the leaky step writes them."""
+    from grader.expected.store import load_manifest
+
+    tensors = load_manifest(paths.FIXTURES)["files"]["hidden/01_flatten.safetensors"]["tensors"]
+    shapes = {repr(tuple(shape)) for name, shape in tensors.items() if name.endswith("/in/pixels")}
+    return sorted(shapes - {repr((1, 3, 224, 224))})
+
+
+@pytest.fixture(scope="module")
+def levels(tmp_path_factory) -> dict[str, dict]:
+    root_with_setpriv()
+    if sandbox.landlock_abi() < 1:
+        pytest.skip("this kernel offers no Landlock")
+    folder = tmp_path_factory.mktemp("leaky")
+    text = paths.step_file(paths.SOLUTIONS, "01_flatten").read_text() + LEAKY_TAIL.replace("{kit}", str(paths.KIT_ROOT))
+    paths.step_file(folder, "01_flatten").write_text(text)
+    runs = {level: {"args": [*prefix, sys.executable, "-c", LEVEL_SCRIPT, str(folder)], "cwd": paths.KIT_ROOT,
+                    "env": {**os.environ, "VITGRADE_SANDBOX": switches}}
+            for level, (prefix, switches) in LEVELS.items()}
+    finished = run_together(runs, tmp_path_factory.mktemp("leaky-output"))
+    for level, run in finished.items():
+        assert run.returncode == 0, (level, run.stderr[-3000:])
+    return {level: json.loads(run.stdout) for level, run in finished.items()}
+
+
+@pytest.mark.slow
+def test_with_the_view_or_landlock_a_step_file_reads_no_answer(levels):
+    for level in ("full", "Landlock, no CAP_SYS_ADMIN, namespaces refused"):
+        found = levels[level]
+        notes = "\n".join(found["output_notes"])
+        assert notes.count("refused") == 3 and "read " not in notes, (level, notes)
+        shown = "".join(output for _, visibility, output in found["tests"] if visibility == "visible")
+        assert shown.count("refused") == 3 and "read " not in shown, (level, shown)
+        assert found["sandbox"]["level"] == ("full" if level == "full" else "partial")
+        assert ("Landlock file access" in found["sandbox"]["layers"]) == (level != "full")
+
+
+@pytest.mark.slow
+def test_without_the_view_and_landlock_the_probe_names_what_the_worker_could_read(levels):
+    """A worker that stays root (this machine's Python is out of uid 65534's reach) reads the answers
+    here: only file modes and the user could stop it. The report says so, secret by secret."""
+    found = levels["no namespaces, no Landlock"]
+    readable = [r for r in found["sandbox"]["missing"] if r.startswith("secrets readable by the worker")]
+    notes = "\n".join(found["output_notes"])
+    if "unprivileged user" in found["sandbox"]["layers"]:
+        assert "read " not in notes
+    else:
+        assert readable and "grader/lecture_maths.py" in readable[0] and "read grader/lecture_maths.py" in notes
+
+
+@pytest.mark.slow
+def test_at_every_level_what_a_call_writes_shows_only_under_its_own_test(levels):
+    for level, found in levels.items():
+        assert found["score"] == found["max_score"] > 0, level  # leaking costs no point
+        hidden = [output for _, visibility, output in found["tests"] if visibility == "hidden"]
+        written = "".join(hidden)
+        visible_output = found["gradescope"]["output"] + "".join(
+            t["output"] for t in found["gradescope"]["tests"] if t["visibility"] == "visible")
+        assert hidden_pixel_shapes()
+        for shape in hidden_pixel_shapes():
+            for route in ("fd1", "fd2", "dunder", "printf"):
+                assert f"{route} {shape}" in written, (level, route)
+            assert shape not in visible_output and shape not in "".join(found["notes"])
+        assert "Sandbox" not in visible_output and "Landlock" not in visible_output  # the log has them
+        assert "while it was imported" not in visible_output  # no test owns it
+        assert found["log"].startswith(f"vitgrade: sandbox {found['sandbox']['level']}: ")
+        assert "refused grader/lecture_maths.py" in found["log"] or level == "no namespaces, no Landlock"

@@ -19,6 +19,7 @@ import typer
 
 from grader import paths
 from grader.cli.common import fail, out
+from grader.secret_files import is_secret, secrets_inside
 
 
 def _instructor_modules() -> tuple[str, ...]:
@@ -29,8 +30,9 @@ def _instructor_modules() -> tuple[str, ...]:
     return tuple(module.removeprefix("grader.").replace(".", "/") + ".py" for module in modules)
 
 
-#: Inside grader/: what students must not get (instructor-only, or it gives answers away).
-GRADER_LEFT_OUT = ("mistakes", "lecture_maths.py", "expected/build.py", "bench.py", "platforms") + _instructor_modules()
+#: Inside grader/: what students must not get (it gives answers away, grader/secret_files.py; or
+#: it is instructor-only).
+GRADER_LEFT_OUT = (*secrets_inside("grader"), "bench.py", "platforms") + _instructor_modules()
 #: Fixture folders shipped; everything else in the manifest (the hidden cases) stays behind.
 FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
 #: Files copied as they are from the kit's root (pyproject.toml is written for students instead).
@@ -106,7 +108,7 @@ def release_files(manifest: dict) -> dict[str, Path]:
     for name in ROOT_FILES:
         if (root / name).is_file():
             files[name] = root / name
-    return files
+    return {relative: source for relative, source in files.items() if not is_secret(relative)}
 
 
 def _ships(relative: Path) -> bool:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from grader import paths
 from grader.platforms.uploads import BadUpload, copy_step_files, find_step_files
+from grader.secret_files import SECRET_FILES, compiled_copies
 from grader.steps import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
@@ -191,6 +192,7 @@ def _graded(folder: Path, step_timeout: float, show_hidden: bool, deadline: floa
     """The results.json of one clean submission folder, hidden tests included."""
     from grader.expected.store import FixtureError
     from grader.reports import to_gradescope
+    from grader.reports.gradescope import instructors_log
     from grader.runner.grader import GradeOptions, Grader
 
     try:
@@ -202,6 +204,7 @@ def _graded(folder: Path, step_timeout: float, show_hidden: bool, deadline: floa
         result = grader.grade(folder) if deadline is None else _grade_within(grader, folder, step_timeout, deadline)
     finally:
         grader.close()
+    print(instructors_log(result), flush=True)  # results/stdout: shown to instructors only
     return json.loads(to_gradescope(result, show_hidden=show_hidden))
 
 
@@ -292,6 +295,10 @@ assert torch.version.cuda is None, "the CUDA build of torch was installed, not t
 VITGRADE_ROOT="$SOURCE" "$ROOT/venv/bin/vitgrade" fixtures verify
 """
 
+#: Every secret of the kit at $SOURCE, as shell words (the compiled copies as globs).
+_CLOSED_SECRETS = " ".join([f'"$SOURCE/{secret}"' for secret in SECRET_FILES] +
+                           [f'"$SOURCE"/{copies}' for copies in map(compiled_copies, SECRET_FILES) if copies])
+
 # Doubled braces: this is a str.format template (when the grader is stopped, each step's limit, by
 # when every step has ended, whether hidden results are shown at once).
 RUN_AUTOGRADER = """\
@@ -308,8 +315,9 @@ rm -f "$RESULTS"
 cd "$ROOT" || exit 0
 # The kit by its physical path: the workers' read-only view holds real paths, not links to them.
 SOURCE="$(cd "$ROOT/source" 2>/dev/null && pwd -P)"
-# Root without namespaces (Docker's defaults) runs the worker as uid 65534: the answers stay root's.
-chmod -R go-rwx "$SOURCE/solutions" "$SOURCE/fixtures/hidden" 2>/dev/null
+# Root without namespaces (Docker's defaults) runs the worker as uid 65534: what a student must never
+# read (grader/secret_files.py), and Python's compiled copies of it, stay root's.
+chmod -R go-rwx """ + _CLOSED_SECRETS + """ 2>/dev/null
 VITGRADE_ROOT="$SOURCE" PYTHONPATH="$SOURCE" timeout --kill-after=5 {stop_after} \\
     "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step} --within {within}{show_hidden}
 status=$?

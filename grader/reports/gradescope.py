@@ -119,13 +119,22 @@ def _visible_status(shown: list[TestResult]) -> str:
 
 
 def _context(result: SubmissionResult) -> list[str]:
-    """Checkpoint, sandbox and what qualifies the whole result, then a blank line before the steps."""
+    """Checkpoint and what qualifies the whole result, then a blank line before the steps. The
+    sandbox is not named: its layers, and what it lacks, are for instructors (`instructors_log`)."""
     checkpoint = result.checkpoint
-    lines = [f"Checkpoint: {checkpoint.get('id', '?')} ({checkpoint.get('kind', '?')}).",
-             f"Sandbox: {result.sandbox.summary()}."]
+    lines = [f"Checkpoint: {checkpoint.get('id', '?')} ({checkpoint.get('kind', '?')})."]
     if checkpoint.get("kind") == "stand-in":
         lines.append(STANDIN_NOTE)
     if result.tampering:
         lines.append(f"Fixture files were modified during grading: {', '.join(result.tampering)}.")
     lines.append("")
     return lines
+
+
+def instructors_log(result: SubmissionResult) -> str:
+    """What only instructors read (run_autograder's stdout): the sandbox the workers got, and what
+    the student's code wrote outside any test, step by step."""
+    lines = [f"vitgrade: sandbox {result.sandbox.summary()}"]
+    for step in result.steps:
+        lines += [f"vitgrade: {step.id}: {note}" for note in step.output_notes]
+    return clean("\n".join(lines))

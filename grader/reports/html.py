@@ -66,7 +66,8 @@ def to_html(result: SubmissionResult, *, graded: GradedFiles | None = None, show
         show_output: Show what the student's code printed under passing tests too; it is always
             shown under tests that fail or err.
         show_hidden_messages: False for student-facing pages: hidden tests show only their name
-            and whether they passed.
+            and whether they passed; what the code printed outside any test and the sandbox's
+            layers are left out.
 
     Returns:
         A `<div class="vitgrade">` holding its own styles.
@@ -80,7 +81,7 @@ def to_html(result: SubmissionResult, *, graded: GradedFiles | None = None, show
     parts.append(_total(result))
     # The terminal's footer without the other-copy line, which stands at the top here.
     parts += [f'<p class="footer" style="color: {_COLOURS.get(str(line.style), "#57606a")}">{_text(line.plain)}</p>'
-              for line in footer(result)]
+              for line in footer(result, sandbox=show_hidden_messages)]
     return f'<div class="vitgrade">{"".join(parts)}</div>'
 
 
@@ -99,10 +100,11 @@ def _step_table(result: SubmissionResult, graded: GradedFiles | None) -> str:
 
 def _step_details(step: StepResult, show_output: bool, show_hidden_messages: bool) -> str:
     """A step's notes and tests; empty for a step whose tests all passed and that has no notes."""
-    if not step.notes and all(t.status == "passed" for t in step.tests) and not show_output:
+    shown_notes = step.notes + (step.output_notes if show_hidden_messages else [])
+    if not shown_notes and all(t.status == "passed" for t in step.tests) and not show_output:
         return ""
     symbol, _, _ = look(step.status)
-    notes = "".join(f'<p class="note">{_text(note)}</p>' for note in step.notes)
+    notes = "".join(f'<p class="note">{_text(note)}</p>' for note in shown_notes)
     tests = "".join(_test_item(test, show_output, withheld=test.visibility == "hidden" and not show_hidden_messages)
                     for test in step.tests)
     return (f"<h4>{_coloured(symbol, step.status)} {_text(step.id)} · {_text(step.title)}</h4>"

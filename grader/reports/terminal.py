@@ -32,7 +32,8 @@ def render(result: SubmissionResult, console: Console, *,
         result: The graded submission.
         console: Where to print; plain text (no escape codes) when it is not a terminal.
         show_hidden_messages: False for student-facing output: hidden tests then show only their
-            name and whether they passed, neither message nor maps (nor what they printed).
+            name and whether they passed, neither message nor maps (nor what they printed); neither
+            what the code printed outside any test nor the sandbox's layers are shown.
         show_output: Show what the student's code printed under passing tests too; it is always
             shown under tests that fail or err, as pytest does.
         graded: The files graded and where the student stands: each step then names its file, and
@@ -43,14 +44,14 @@ def render(result: SubmissionResult, console: Console, *,
         console.print(_step_header(step))
         if graded is not None:
             console.print(_indented(Text(f"file: {graded.shown(step.id)}", style="dim"), _NOTE_INDENT))
-        for note in step.notes:
+        for note in step.notes + (step.output_notes if show_hidden_messages else []):
             console.print(_indented(Text(clean(note), style="dim"), _NOTE_INDENT))
         for test in step.tests:
             withheld = test.visibility == "hidden" and not show_hidden_messages
             _render_test(test, console, plain, withheld=withheld, show_output=show_output)
         console.print()
     console.print(_total_line(result))
-    for line in footer(result, graded):
+    for line in footer(result, graded, sandbox=show_hidden_messages):
         console.print(line)
 
 
@@ -151,9 +152,10 @@ def _total_line(result: SubmissionResult) -> Text:
     return Text.assemble((total, "bold"), f" · {passed} of {len(result.steps)} steps passed")
 
 
-def footer(result: SubmissionResult, graded: GradedFiles | None = None) -> list[Text]:
+def footer(result: SubmissionResult, graded: GradedFiles | None = None, sandbox: bool = True) -> list[Text]:
     """What qualifies the whole result: another copy of the kit graded, modified fixtures, the
-    sandbox it got, stand-in fixtures."""
+    sandbox it got (with `sandbox`: for instructors, and for `check` on the student's own machine,
+    where its layers describe that machine), stand-in fixtures."""
     lines = []
     other_copy = graded.other_copy() if graded is not None else None
     if other_copy:
@@ -162,7 +164,8 @@ def footer(result: SubmissionResult, graded: GradedFiles | None = None) -> list[
         files = ", ".join(clean(name) for name in result.tampering)
         lines.append(Text(f"Fixture files were modified during grading ({files}): "
                           "these results cannot be trusted.", style="bold red"))
-    lines.append(Text(f"Sandbox: {clean(result.sandbox.summary())}.", style="dim"))
+    if sandbox:
+        lines.append(Text(f"Sandbox: {clean(result.sandbox.summary())}.", style="dim"))
     if result.checkpoint.get("kind") == "stand-in":
         lines.append(Text(STANDIN_NOTE, style="dim"))
     return lines

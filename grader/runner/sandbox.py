@@ -18,6 +18,7 @@ import ctypes
 import json
 import os
 import platform
+import stat
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -272,6 +273,80 @@ def _remount_read_only(point: str) -> None:
     _mount(None, point, None, MS_REMOUNT | MS_BIND | MS_RDONLY | locked, None)
 
 
+# ---------------------------------------------------------------- Landlock: a view without privileges
+
+#: Landlock's system calls have the same numbers on every architecture (they came after the tables
+#: were unified), and seccomp profiles that refuse namespaces allow them (Docker's and Podman's since 2022).
+_SYS_LANDLOCK_CREATE_RULESET, _SYS_LANDLOCK_ADD_RULE, _SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
+_LANDLOCK_CREATE_RULESET_VERSION, _LANDLOCK_RULE_PATH_BENEATH = 1, 1
+# File-system access rights (linux/landlock.h): ABI 1 has the first 13, ABI 2 adds REFER, 3 TRUNCATE,
+# 5 IOCTL_DEV. A right the ruleset handles is refused wherever no rule grants it.
+_FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
+_FS_REFER, _FS_TRUNCATE, _FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+_FS_BY_ABI = {1: (1 << 13) - 1, 2: _FS_REFER, 3: _FS_TRUNCATE, 5: _FS_IOCTL_DEV}
+_FS_READ = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
+#: The only rights a rule on a file (not a folder) may grant.
+_FS_FILE = _FS_EXECUTE | _FS_WRITE_FILE | _FS_READ_FILE | _FS_TRUNCATE | _FS_IOCTL_DEV
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64)]  # the kernel reads no further than we say
+
+
+class _PathBeneathAttr(ctypes.Structure):
+    _pack_ = 1  # __attribute__((packed)) in linux/landlock.h
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+def landlock_abi() -> int:
+    """The Landlock ABI version this kernel offers; 0 where it offers none (Linux before 5.13, a
+    kernel built without it, macOS, Windows)."""
+    if platform.system() != "Linux" or not in_libc("syscall"):
+        return 0
+    version = _libc_function("syscall")(_SYS_LANDLOCK_CREATE_RULESET, None, ctypes.c_size_t(0),
+                                        ctypes.c_uint32(_LANDLOCK_CREATE_RULESET_VERSION))
+    return max(int(version), 0)
+
+
+def enter_landlock(readable: list[str], writable: list[str]) -> None:
+    """From now on this process and every process it starts may open only `readable` (read and run;
+    folders whole) and `writable` (also write, make and remove): every other path is refused, whatever
+    its owner and mode, root's included. Needs no privilege (sets no_new_privs); cannot be undone.
+    Paths that do not exist, or that this process cannot reach, are left out."""
+    abi = landlock_abi()
+    if abi < 1:
+        raise Unavailable("Landlock is not available (Linux 5.13 or newer)")
+    handled = sum(rights for version, rights in _FS_BY_ABI.items() if version <= abi)
+    syscall = _libc_function("syscall")
+    attr = _RulesetAttr(handled)
+    ruleset = syscall(_SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)),
+                      ctypes.c_uint32(0))
+    _check(min(ruleset, 0), "landlock_create_ruleset")
+    try:
+        for paths, rights in ((readable, _FS_READ), (writable, handled)):
+            for path in paths:
+                _landlock_allow(ruleset, path, rights & handled)
+        set_no_new_privs()
+        _check(syscall(_SYS_LANDLOCK_RESTRICT_SELF, ruleset, ctypes.c_uint32(0)), "landlock_restrict_self")
+    finally:
+        os.close(ruleset)
+
+
+def _landlock_allow(ruleset: int, path: str, rights: int) -> None:
+    try:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+    except OSError:
+        return  # absent, or out of this user's reach: nothing to grant
+    try:
+        if not stat.S_ISDIR(os.fstat(fd).st_mode):
+            rights &= _FS_FILE
+        rule = _PathBeneathAttr(rights, fd)
+        _check(_libc_function("syscall")(_SYS_LANDLOCK_ADD_RULE, ruleset, _LANDLOCK_RULE_PATH_BENEATH,
+                                         ctypes.byref(rule), ctypes.c_uint32(0)), f"landlock rule for {path}")
+    finally:
+        os.close(fd)
+
+
 # ---------------------------------------------------------------- the probe
 
 @dataclass
@@ -290,6 +365,8 @@ class Plan:
     parent_death: bool = False
     unprivileged: bool = False
     """The worker runs as uid NOBODY (root without namespaces, where that user can run Python)."""
+    landlock: bool = False
+    """Without the view: Landlock lets the worker open only what the view would hold (runner/view.py)."""
     missing: list[str] = field(default_factory=list)
     """Every layer left out, with the machine's reason."""
 
@@ -303,7 +380,7 @@ class Plan:
                  (self.capabilities, "no capabilities"), (self.no_new_privs, "no_new_privs"),
                  (self.memory, "memory limit"), (self.cpu, "CPU-time limit"),
                  (self.subreaper, "subreaper"), (self.parent_death, "parent-death signal"),
-                 (self.unprivileged, "unprivileged user")]
+                 (self.unprivileged, "unprivileged user"), (self.landlock, "Landlock file access")]
         return names + [name for works, name in named if works]
 
     def level(self) -> str:
@@ -341,9 +418,9 @@ def probe(view_paths: list[str], needed: dict[str, list[str]] | None = None,
 
     The probe walks the same process chain as a worker (namespaces in the first child, the view in
     the second as PID 1, privileges and limits in the third), with `view_paths` as the view.
-    As root without namespaces the worker becomes uid NOBODY, if that user can read `needed`
-    (what it reads, by what it is: "Python", ...); `secrets` (path by name) it may read are named
-    in `missing`."""
+    Without the view, the worker becomes uid NOBODY as root, if that user can read `needed` (what
+    it reads, by what it is: "Python", ...), and Landlock confines it to `view_paths` where the kernel
+    offers it; `secrets` (path by name) such a worker could still open are named in `missing`."""
     plan = Plan()
     if not hasattr(os, "fork"):
         plan.missing.append("every Linux layer (no fork on this platform)")
@@ -354,51 +431,102 @@ def probe(view_paths: list[str], needed: dict[str, list[str]] | None = None,
             setattr(plan, "subreaper" if name == "subreaper" else "parent_death", True)
         except Exception as error:  # noqa: BLE001 - any failure means: leave this layer out
             plan.missing.append(f"{name} ({_reason(error)})")
-    forced = os.environ.get("VITGRADE_SANDBOX") == "partial"
-    plan.namespaces = None if forced else _probe_namespaces(plan.missing)
-    if forced:
-        plan.missing.append("namespaces and read-only view (VITGRADE_SANDBOX=partial)")
+    switches = simulated()
+    forced = "partial" in switches
+    refused = forced or "no-namespaces" in switches
+    plan.namespaces = None if refused else _probe_namespaces(plan.missing)
+    if refused:
+        plan.missing.append(f"namespaces and read-only view (VITGRADE_SANDBOX={os.environ['VITGRADE_SANDBOX']})")
     found = _in_child(lambda: _probe_chain(plan.namespaces, view_paths), result=True)
     for key, value in found.items():
         if key == "missing":
             plan.missing += value
         else:
             setattr(plan, key, value)
-    # VITGRADE_SANDBOX=partial keeps the layers a partial sandbox had before this one existed.
-    if plan.namespaces is None and not forced and hasattr(os, "geteuid") and os.geteuid() == 0:
-        _probe_unprivileged(plan, needed or {"Python": view_paths}, secrets or {})
+    # VITGRADE_SANDBOX=partial keeps the layers a partial sandbox had before the ones below existed.
+    if plan.view or forced:
+        return plan
+    if plan.namespaces is None and hasattr(os, "geteuid") and os.geteuid() == 0:
+        _probe_unprivileged(plan, needed or {"Python": view_paths})
+    _probe_landlock(plan, view_paths, "no-landlock" in switches)
+    _name_readable_secrets(plan, view_paths, secrets or {})
     return plan
+
+
+def simulated() -> set[str]:
+    """The machine refusals VITGRADE_SANDBOX simulates, comma-separated: `no-namespaces` (Docker's
+    default seccomp profile), `no-landlock` (a kernel before 5.13), or `partial` (no namespaces, and
+    none of the layers that stand in for them: the unprivileged user, Landlock)."""
+    return {word.strip() for word in os.environ.get("VITGRADE_SANDBOX", "").split(",") if word.strip()}
 
 
 NOBODY = 65534  # the uid and gid of `nobody` on Linux: owns nothing of the kit or the grader
 
 
-def _probe_unprivileged(plan: Plan, needed: dict[str, list[str]], secrets: dict[str, str]) -> None:
-    """Use the `unprivileged user` layer if uid NOBODY can read all of `needed`; name the secrets
-    it could read. Never chmods anything: an instructor's checkout is theirs to change."""
+def _probe_unprivileged(plan: Plan, needed: dict[str, list[str]]) -> None:
+    """Use the `unprivileged user` layer if uid NOBODY can read all of `needed`. Never chmods
+    anything: an instructor's checkout is theirs to change."""
     # Found as root: to uid NOBODY a path inside a closed folder does not even exist.
     checks = [(what, path, os.R_OK | os.X_OK if os.path.isdir(path) else os.R_OK)
               for what, paths in needed.items() for path in paths if os.path.exists(path)]
-    present = {name: path for name, path in secrets.items() if os.path.exists(path)}
 
-    def attempt() -> dict:
+    def attempt() -> str:
         drop_capabilities(become=NOBODY)
         set_no_new_privs()
         for what, path, mode in checks:
             if not os.access(path, mode):
-                return {"refused": f"uid {NOBODY} cannot read {what} at {_unreadable_part(path)}"}
-        return {"readable": [name for name, path in present.items() if os.access(path, os.R_OK)]}
+                return f"uid {NOBODY} cannot read {what} at {_unreadable_part(path)}"
+        return ""
 
     try:
-        found = _in_child(attempt, result=True)
+        refused = _in_child(attempt, result=True)
     except Exception as error:  # noqa: BLE001
-        found = {"refused": _reason(error)}
-    if "refused" in found:
-        plan.missing.append(f"unprivileged user ({found['refused']})")
+        refused = _reason(error)
+    if refused:
+        plan.missing.append(f"unprivileged user ({refused})")
+    else:
+        plan.unprivileged = True
+
+
+def _probe_landlock(plan: Plan, view_paths: list[str], refused: bool) -> None:
+    """Use Landlock where the kernel offers it: checked by confining a throwaway process to the view."""
+    if refused:
+        plan.missing.append("Landlock file access (VITGRADE_SANDBOX=no-landlock)")
         return
-    plan.unprivileged = True
-    for name in found["readable"]:
-        plan.missing.append(f"secrets readable by the worker ({name} is world-readable)")
+    try:
+        _in_child(lambda: enter_landlock(view_paths, []))
+        plan.landlock = True
+    except Exception as error:  # noqa: BLE001
+        plan.missing.append(f"Landlock file access ({_reason(error)})")
+
+
+def confine_like_a_worker(plan: Plan, readable: list[str], writable: list[str]) -> None:
+    """The file-system layers of a worker without the view, as `plan` gives them (in a process of its
+    own: it cannot be undone): its user and Landlock."""
+    if plan.unprivileged:
+        drop_capabilities(become=NOBODY)
+    if plan.landlock:
+        enter_landlock(readable, writable)
+
+
+def _name_readable_secrets(plan: Plan, view_paths: list[str], secrets: dict[str, str]) -> None:
+    """Name in `missing` every secret (grader/secret_files.py) a worker of this plan could open."""
+    def attempt() -> list[str]:
+        confine_like_a_worker(plan, view_paths, [])
+        return [name for name, path in secrets.items() if _opens(path)]
+
+    if readable := _in_child(attempt, result=True):
+        plan.missing.append(f"secrets readable by the worker ({', '.join(readable)})")
+
+
+def _opens(path: str) -> bool:
+    """Whether this process can open `path` to read it (a folder: to list it). Asked by opening,
+    not by access(2): Landlock refuses the open, not the permission check."""
+    try:
+        os.close(os.open(path, os.O_RDONLY | (os.O_DIRECTORY if os.path.isdir(path) else 0)))
+        return True
+    except OSError:
+        return False
 
 
 def readable_as(uid: int, paths: list[str]) -> bool:

@@ -52,6 +52,7 @@ class StepRun:
     result: StepResult | None = None
     tests: list[TestResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    output_notes: list[str] = field(default_factory=list)  # see StepResult.output_notes
     worker: StepWorker | None = None
     load_failure: Feedback | None = None
     timed_out: bool = False
@@ -135,7 +136,8 @@ def _note_import_output(run: StepRun, printed: Any) -> None:
         return  # a fresh worker after a crash imports the file again: said once is enough
     run.printed_at_import = True
     head = str(printed.get("head", ""))[:400].rstrip()
-    run.notes.append(f"your file printed {printed['bytes']:,} bytes while it was imported; the first lines:\n{head}")
+    run.output_notes.append(f"your file printed {printed['bytes']:,} bytes while it was imported; "
+                            f"the first lines:\n{head}")
 
 
 def _unattributed(run: StepRun, exit_info: dict[str, Any] | None) -> tuple[str, int]:
@@ -152,7 +154,8 @@ def _note_output(run: StepRun, exit_info: dict[str, Any] | None) -> None:
     head, printed = _unattributed(run, exit_info)
     if printed:
         run.printed += printed
-        run.notes.append(f"your code printed {printed:,} bytes; the first lines:\n{head[:400].rstrip()}")
+        run.output_notes.append(f"your code printed {printed:,} bytes outside any test; the first lines:\n"
+                                f"{head[:400].rstrip()}")
 
 
 def _load_failure(header: dict[str, Any]) -> Feedback:
@@ -313,4 +316,5 @@ def _step_result(run: StepRun, seconds: float) -> StepResult:
         status = "failed"
     return StepResult(id=step.id, title=step.title, pages=step.pages,
                       score=round(sum(t.score for t in tests), 2), max_score=float(step.points),
-                      status=status, tests=tests, notes=run.notes, seconds=seconds)
+                      status=status, tests=tests, notes=run.notes, output_notes=run.output_notes,
+                      seconds=seconds)

@@ -12,11 +12,13 @@ import sys
 from pathlib import Path
 
 import grader
+from grader.secret_files import secret_paths, secrets_inside
 
 #: System files every process may need: shared libraries (and the paths the loader finds them by).
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc/ld.so.cache", "/etc/localtime")
-#: Parts of the grader that hold correct computations: never in the view, whatever imported them.
-GRADER_PRIVATE = ("mistakes", "expected", "checkpoint", "suites", "lecture_maths.py")
+#: Parts of the grader never in the view, whatever imported them: the secrets, and what only the
+#: judge runs (fixture cases, the checkpoint's maker, the suite and its diagnosis).
+GRADER_PRIVATE = (*secrets_inside("grader"), "expected", "checkpoint", "suites")
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -27,7 +29,8 @@ def python_installation(kit_root: Path) -> list[str]:
     """Python's prefixes, and the sys.path entry each loaded module came from (the innermost one
     holding it: never the current folder because it happens to hold site-packages, nor because a
     module gives a relative file name); never an entry
-    that holds the kit (the kit's own files are listed one by one, see `grader_files`)."""
+    that holds the kit (the kit's own files are listed one by one, see `grader_files`), nor one that
+    holds a secret or lies in one (grader/secret_files.py)."""
     folders = {Path(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix)}
     entries = [Path(p).absolute() for p in sys.path if p and os.path.isdir(p)]
     # By name, as `_inside` compares, but as strings: over the ~1,200 modules the zygote has loaded,
@@ -43,7 +46,10 @@ def python_installation(kit_root: Path) -> list[str]:
         holding = [e for name, prefix, e in under if path == name or path.startswith(prefix)]
         if holding:
             folders.add(max(holding, key=lambda e: len(e.parts)))
-    return sorted(str(f) for f in folders if not _inside(kit_root, f))
+    # Nor one in or around a secret: run by the kit's own tests, modules come from tests/.
+    secrets = list(secret_paths(kit_root).values())
+    return sorted(str(f) for f in folders if not _inside(kit_root, f) and
+                  not any(_inside(f, secret) or _inside(secret, f) for secret in secrets))
 
 
 def grader_files() -> list[str]:
@@ -78,6 +84,17 @@ def submission_view(base: list[str], init: dict) -> list[str]:
     return [*base, init["checkpoint"], str(submission), *stubs]
 
 
+def landlock_view(base: list[str], init: dict) -> tuple[list[str], list[str]]:
+    """Where there is no view, what Landlock lets a worker open: (to read: the view's files and
+    its own /proc entry, as the view's private /proc; never the judge's, whose environment may
+    hold tokens; to write: its own temporary folder and the view's devices)."""
+    import tempfile
+
+    from grader.runner.sandbox import DEVICES
+
+    return [*submission_view(base, init), "/proc/self"], [tempfile.gettempdir(), *(f"/dev/{d}" for d in DEVICES)]
+
+
 def worker_reads(kit_root: Path) -> dict[str, list[str]]:
     """What a worker without the view must be able to read, by what it is (for the probe of the
     unprivileged user, before torch is imported: its folder is found without importing it)."""
@@ -92,6 +109,5 @@ def worker_reads(kit_root: Path) -> dict[str, list[str]]:
 
 
 def secrets(kit_root: Path) -> dict[str, str]:
-    """What a worker must never read, by name: the answers and how they are checked."""
-    names = ("solutions/", "fixtures/hidden/", "tests/", ".git/")
-    return {name: str(kit_root / name.rstrip("/")) for name in names}
+    """What a worker must never read (grader/secret_files.py), by name: for the sandbox probe."""
+    return {name: str(path) for name, path in secret_paths(kit_root).items()}

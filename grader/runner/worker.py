@@ -6,7 +6,9 @@ worker returns is believed beyond being data.
 """
 from __future__ import annotations
 
+import codecs
 import contextlib
+import ctypes
 import functools
 import gc
 import io
@@ -14,6 +16,7 @@ import os
 import re
 import socket
 import sys
+import threading
 import traceback
 from pathlib import Path
 from types import ModuleType
@@ -384,55 +387,128 @@ CALL_PRINTING_KEPT_CHARACTERS = 4096  # characters of one call's printing sent b
 
 
 class CallOutput(io.TextIOBase):
-    """Stands in for sys.stdout and sys.stderr during one call: keeps the first
+    """Everything one call writes, by any route: stands in for sys.stdout and sys.stderr, and takes
+    what reaches descriptors 1 and 2 (see `DescriptorCapture`). Keeps the first
     CALL_PRINTING_KEPT_CHARACTERS characters, counts the rest, so that printing megabytes costs the
-    judge nothing. Everything also goes on to `tee` (the worker's own stdout, which the sandbox
-    captures), so that what a call printed before it crashed the worker is still reported, as the
-    step's note."""
+    judge nothing. Everything also goes on, as bytes, to `forward` (the worker's own output, which
+    the sandbox captures for the whole step), so that what a call wrote before it crashed the worker
+    is still found, under that call's test."""
 
     encoding, errors = "utf-8", "replace"  # what code that prints may ask a stream for
 
-    def __init__(self, tee: Any = None) -> None:
+    def __init__(self, forward: Callable[[bytes], Any] | None = None) -> None:
         super().__init__()
         self.kept: list[str] = []
         self.size = 0  # characters kept so far
         self.total = 0  # bytes written, as UTF-8
-        self.tee = tee
+        self.forward = forward
+        self._lock = threading.Lock()  # the descriptors' reader writes here too
 
     def writable(self) -> bool:
         return True
 
     def write(self, text: Any) -> int:
         text = text if isinstance(text, str) else str(text)
-        self.total += len(text.encode("utf-8", "replace"))
-        if self.size < CALL_PRINTING_KEPT_CHARACTERS:
-            self.kept.append(text[: CALL_PRINTING_KEPT_CHARACTERS - self.size])
-            self.size += len(self.kept[-1])
-        if self.tee is not None:
-            with contextlib.suppress(Exception):  # a closed or odd stdout must not fail the call
-                self.tee.write(text)
+        self.take(text, text.encode("utf-8", "replace"))
         return len(text)
 
-    def flush(self) -> None:
-        if self.tee is not None:
-            with contextlib.suppress(Exception):
-                self.tee.flush()
+    def take(self, text: str, data: bytes) -> None:
+        """Keep `text` (which is `data` decoded) and forward `data`."""
+        with self._lock:
+            self.total += len(data)
+            if self.size < CALL_PRINTING_KEPT_CHARACTERS:
+                self.kept.append(text[: CALL_PRINTING_KEPT_CHARACTERS - self.size])
+                self.size += len(self.kept[-1])
+            if self.forward is not None:
+                with contextlib.suppress(Exception):  # a closed or odd output must not fail the call
+                    self.forward(data)
 
     def reply(self) -> dict[str, Any]:
         return {"head": "".join(self.kept), "bytes": self.total}
 
 
+class DescriptorCapture:
+    """Descriptors 1 and 2 point at a pipe during one call, and a thread hands what arrives to the
+    call's CallOutput: os.write, sys.__stdout__ and C code's writes belong to the call that made
+    them, and are shown only where its test is shown (a hidden test's stay hidden). Where the
+    descriptors cannot be redirected (the student's code closed them), only `print` is captured."""
+
+    def __init__(self, output: CallOutput) -> None:
+        self.output = output
+        self.saved = os.dup(1)  # raises where descriptor 1 is closed: nothing to redirect
+        self.read_end, write_end = os.pipe()
+        _flush_everything()  # what was buffered before the call is not the call's
+        os.dup2(write_end, 1)
+        os.dup2(write_end, 2)
+        os.close(write_end)
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def forward(self, data: bytes) -> None:
+        os.write(self.saved, data)
+
+    def _read(self) -> None:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+        with contextlib.suppress(OSError):  # the student's code closed the pipe: nothing more comes
+            while data := os.read(self.read_end, 1 << 16):
+                self.output.take(decoder.decode(data), data)
+        self.output.take(decoder.decode(b"", final=True), b"")
+
+    def close(self) -> None:
+        """Everything the call buffered is written and read; the descriptors are the worker's again.
+        A copy of the pipe that the student's code kept (a dup, a child) keeps it open: its reader is
+        then left behind after READER_PATIENCE, with what comes later, which no test shows."""
+        _flush_everything()
+        for descriptor in (1, 2):
+            try:
+                os.dup2(self.saved, descriptor)
+            except OSError:  # the student's code closed the worker's output: nothing is written any more
+                _to_nowhere(descriptor)
+        self.reader.join(READER_PATIENCE)
+        # The student's code may have closed either already (every descriptor 3-63, say).
+        for descriptor in ([] if self.reader.is_alive() else [self.read_end]) + [self.saved]:
+            with contextlib.suppress(OSError):
+                os.close(descriptor)
+
+
+READER_PATIENCE = 0.5  # seconds a call's output reader waits for a pipe kept open by student code
+
+
+def _to_nowhere(descriptor: int) -> None:
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(nowhere, descriptor)
+    os.close(nowhere)
+
+
+def _flush_everything() -> None:
+    """Python's and C's buffered writes to descriptors 1 and 2, written now."""
+    for stream in (sys.__stdout__, sys.__stderr__):
+        with contextlib.suppress(Exception):
+            stream.flush()
+    with contextlib.suppress(Exception):
+        _LIBC.fflush(None)
+
+
+_LIBC = ctypes.CDLL(None) if os.name == "posix" else None
+
+
 @contextlib.contextmanager
 def captured_output() -> Any:
-    """What Python code prints during a call goes to a CallOutput (C-level writes to the file
-    descriptors are still caught by the sandbox's step-wide capture)."""
-    output, saved = CallOutput(tee=sys.stdout), (sys.stdout, sys.stderr)
+    """What a call's code writes goes to a CallOutput: `print`, sys.stdout and sys.stderr, and
+    (where the descriptors can be redirected) descriptors 1 and 2."""
+    output, saved = CallOutput(), (sys.stdout, sys.stderr)
+    try:
+        descriptors = DescriptorCapture(output)
+        output.forward = descriptors.forward
+    except OSError:
+        descriptors = None
     sys.stdout = sys.stderr = output
     try:
         yield output
     finally:
         sys.stdout, sys.stderr = saved
-        output.flush()
+        if descriptors is not None:
+            descriptors.close()
 
 
 def _unrecorded(model: Callable) -> Callable:

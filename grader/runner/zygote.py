@@ -195,9 +195,10 @@ def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
 def _run_step(init: dict[str, Any], control: socket.socket, step_sock: socket.socket,
               context: Any) -> dict[str, Any]:
     """Fork C3 for one step, capture what it prints until it ends, and say how it ended."""
-    if PLAN.unprivileged:  # the worker's user cannot write the judge's temporary folder
+    if PLAN.unprivileged or PLAN.landlock:  # the worker may write nothing of the judge's: a folder of its own
         os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="vitgrade-worker-")
-        os.chown(os.environ["TMPDIR"], sandbox.NOBODY, sandbox.NOBODY)
+        if PLAN.unprivileged:
+            os.chown(os.environ["TMPDIR"], sandbox.NOBODY, sandbox.NOBODY)
         tempfile.tempdir = None  # found again from TMPDIR
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -209,7 +210,7 @@ def _run_step(init: dict[str, Any], control: socket.socket, step_sock: socket.so
     step_sock.close()
     head, total, status = _capture(read_end, pid)
     os.close(read_end)
-    if PLAN.unprivileged:
+    if PLAN.unprivileged or PLAN.landlock:
         shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
     return {"type": "exit", **_describe_status(status), "output_bytes": total,
             "output_head": head.decode("utf-8", "replace")}
@@ -290,6 +291,8 @@ def _confine_worker(init: dict[str, Any]) -> None:
         sandbox.limit_memory(init["memory"])
     if PLAN.cpu:  # never before the wall-clock limit, even with every core busy
         sandbox.limit_cpu(init["timeout"] * (os.cpu_count() or 1) + 5)
+    if PLAN.landlock:  # the view's files, where there is no view
+        sandbox.enter_landlock(*view.landlock_view(BASE_VIEW, init))
     _die_with_parent()
 
 
