@@ -230,7 +230,7 @@ def test_csv_has_one_row_per_submission_in_registry_column_order() -> None:
     reader = csv.DictReader(StringIO(text))
     rows = list(reader)
     assert reader.fieldnames == ["submission", "score", "max_score", *STEP_IDS,
-                                 *(f"{s} status" for s in STEP_IDS), "note"]
+                                 *(f"{s} status" for s in STEP_IDS), "note", "commit"]
     assert [r["submission"] for r in rows] == ["alice", "bob", "'=cmd|calc"]
     assert float(rows[0]["score"]) == 17.5 and float(rows[0]["max_score"]) == 80
     assert float(rows[0]["05_attention"]) == 7.5 and rows[0]["08_occlusion status"] == "timeout"

@@ -83,6 +83,7 @@ COMMANDS = [
     ("list", "grader.cli.list_steps:list_steps", STUDENT),
     ("check", "grader.cli.check:check", STUDENT),
     ("grade", "grader.cli.grade:grade", INSTRUCTOR),
+    ("fetch", "grader.cli.fetch:fetch", INSTRUCTOR),
     ("gradebook", "grader.cli.gradebook:gradebook", INSTRUCTOR),
     ("validate", "grader.cli.validate:validate", INSTRUCTOR),
     ("predict", "grader.cli.predict:predict", STUDENT),

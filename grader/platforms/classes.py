@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,37 +31,84 @@ class Submission:
     """One submission folder as found on the command line or in a class folder."""
 
     folder: Path
+    """Where its step files are."""
     not_graded: str = ""
     """Why it cannot be graded (a class's folder with no step file); empty when it can."""
+    repository: Path | None = None
+    """The cloned repository whose `exercises/` is `folder`; None where `folder` is the submission."""
+
+    @property
+    def home(self) -> Path:
+        """The folder that stands for it: the repository, or the folder of step files."""
+        return self.repository or self.folder
 
     @property
     def name(self) -> str:
         """The folder's name: the gradebook's row and the name of its result file."""
-        return self.folder.name
+        return self.home.name
+
+    def fetched(self) -> dict[str, str]:
+        """What `vitgrade fetch` recorded of it (repository URL, ref, commit); empty where nothing."""
+        from grader.platforms.fetch import FETCHED_FILE
+
+        record = self.home / FETCHED_FILE
+        if not record.is_file() or record.is_symlink():
+            return {}
+        try:
+            given = json.loads(record.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return {}
+        if not isinstance(given, dict):
+            return {}
+        commit = str(given.get("commit", ""))
+        return {"repository": str(given.get("repository", "")),
+                "commit": commit if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit) else ""}
 
 
 def expand_submissions(folders: list[Path]) -> list[Submission]:
-    """A folder of step files is one submission; a folder of such folders is a class of them.
+    """A folder of step files, or a repository with them in `exercises/`, is one submission; a
+    folder of such folders is a class of them.
 
     In a class every folder is a submission, also one with no step file: it scores 0 and says why,
-    so a misnamed upload never leaves a student out of the gradebook.
+    so a misnamed upload never leaves a student out of the gradebook. A cloned repository's README,
+    .git and anything else beside its `exercises/` are not graded; its row is named by its folder.
     """
     found: list[Submission] = []
     for folder in folders:
         if not folder.is_dir():
             fail(f"no such folder: {folder}")
-        if is_submission(folder):
-            found.append(Submission(folder.resolve()))
+        if (one := _found(folder.resolve())) is not None:
+            found.append(one)
             continue
         inner = sorted(p.resolve() for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
-        if not any(is_submission(p) for p in inner) and not any((p / REASON_FILE).is_file() for p in inner):
-            fail(f"{folder} holds no step files (01_flatten.py ... 08_occlusion.py) and no submission folders")
-        found += [Submission(p) if is_submission(p) else Submission(p, no_step_file_reason(p)) for p in inner]
+        members = [_found(p) for p in inner]
+        if not any(members) and not any((p / REASON_FILE).is_file() for p in inner):
+            fail(f"{folder} holds no step files (01_flatten.py ... 08_occlusion.py), in exercises/ or not, "
+                 "and no submission folders")
+        found += [member or Submission(p, _no_step_files(p)) for p, member in zip(inner, members)]
     names = [submission.name for submission in found]
     if len(found) > 1 and len(set(names)) < len(names):
         twice = sorted({name for name in names if names.count(name) > 1})
         fail(f"two submissions are named {twice[0]}: a gradebook names each by its folder, so grade them apart")
     return found
+
+
+def _found(folder: Path) -> Submission | None:
+    """`folder` as a submission: its own step files, or those of its `exercises/`; None if neither."""
+    if is_submission(folder):
+        return Submission(folder)
+    exercises = folder / "exercises"
+    if exercises.is_dir() and not exercises.is_symlink() and is_submission(exercises):
+        return Submission(exercises, repository=folder)
+    return None
+
+
+def _no_step_files(folder: Path) -> str:
+    """Why a class's folder scores 0: its REASON.txt, else what its `exercises/` (or itself) holds."""
+    exercises = folder / "exercises"
+    if (folder / REASON_FILE).is_file() or not exercises.is_dir() or exercises.is_symlink():
+        return no_step_file_reason(folder)
+    return "exercises/: " + no_step_file_reason(exercises)
 
 
 _POOL_GRADER = None  # each process of a --jobs pool keeps one Grader (and runner) for all its submissions
@@ -228,14 +276,14 @@ def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden
             if resume and kept is not None and (earlier := _kept(kept, submission.name, keys[index])):
                 found[index] = earlier
             elif submission.not_graded:
-                found[index] = _not_graded(submission, steps)
+                found[index] = _as_found(_not_graded(submission, steps), submission)
                 _keep(kept, submission.name, found[index], keys[index])
             else:
                 todo.append((index, submission.folder))
 
         def keep(index: int, result: SubmissionResult) -> None:
-            found[index] = result
-            _keep(kept, submissions[index].name, result, keys[index])
+            found[index] = _as_found(result, submissions[index])
+            _keep(kept, submissions[index].name, found[index], keys[index])
 
         pooled = len(todo) > 1
         stopped_by = _grade_until_stopped(todo, options, jobs, keep, pooled)
@@ -302,6 +350,14 @@ def _stopped_by_signals() -> Iterator[None]:
         signal.signal(signal.SIGINT, interrupt)
 
 
+def _as_found(result: SubmissionResult, submission: Submission) -> SubmissionResult:
+    """The result named by the folder that stands for the submission (a repository, not its
+    exercises/), with the repository and commit it was fetched from."""
+    record = submission.fetched()
+    return replace(result, submission=_shown(submission.home), repository=record.get("repository", ""),
+                   commit=record.get("commit", ""))
+
+
 def _grading_key(options: GradeOptions) -> str:
     """What, besides the step files, decides a result: the options and the fixtures' manifest."""
     manifest = Path(options.fixtures) / "manifest.json"
@@ -324,6 +380,7 @@ def _submission_key(submission: Submission, grading: str) -> str:
             content = b"absent"
         digest.update(f"{step_id}\0{len(content)}\0".encode() + content)
     digest.update(b"not graded:" + submission.not_graded.encode())
+    digest.update(b"fetched:" + json.dumps(submission.fetched(), sort_keys=True).encode())
     return digest.hexdigest()
 
 
@@ -361,7 +418,7 @@ def _not_graded(submission: Submission, steps: tuple[str, ...]) -> SubmissionRes
     checkpoint = load_manifest(paths.FIXTURES)["checkpoint"]
     graded = [get_step(step_id) for step_id in steps]
     return SubmissionResult(
-        submission=_shown(submission.folder),
+        submission=_shown(submission.home),
         checkpoint={k: checkpoint[k] for k in ("id", "kind", "sha256")},
         steps=[StepResult(id=step.id, title=step.title, pages=step.pages, score=0.0, max_score=step.points,
                           status="not_attempted", notes=[submission.not_graded]) for step in graded],

@@ -1,0 +1,165 @@
+"""`vitgrade fetch`: a roster of real git repositories, each hostile in its own way, fetched into a
+class that only ever holds step files, reasons and records; then graded, one row per repository."""
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import time
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from grader import paths
+from grader.cli import app
+from grader.platforms.fetch import (FETCHED_FILE, RosterError, _Git, _git_environment, _read_step_files, fetch_class,
+                                    read_roster, without_credentials)
+from grader.platforms.uploads import MAX_STEP_BYTES, REASON_FILE
+from grader.steps import STEP_IDS
+
+runner = CliRunner()
+GIT_ENVIRONMENT = {"GIT_AUTHOR_NAME": "s", "GIT_AUTHOR_EMAIL": "s@example.org", "GIT_COMMITTER_NAME": "s",
+                   "GIT_COMMITTER_EMAIL": "s@example.org", "GIT_CONFIG_GLOBAL": os.devnull,
+                   "GIT_CONFIG_NOSYSTEM": "1"}
+LONG_NAME = "n" * 297 + ".py"  # 300 bytes: git stores it, no file system of Linux can (255 at most)
+BIG_BYTES = 60 * 2**20
+
+
+def git(repository: Path, *arguments: str, given: bytes | None = None) -> str:
+    return subprocess.run(["git", "-C", str(repository), *arguments], input=given, capture_output=True,
+                          check=True, env={**os.environ, **GIT_ENVIRONMENT}).stdout.decode().strip()
+
+
+def repository(base: Path, name: str, files: dict[str, bytes], links: dict[str, str] | None = None,
+               filters: bool = False) -> Path:
+    """A repository whose one commit holds `files` and `links` (path -> target), and a README."""
+    folder = base / name
+    folder.mkdir(parents=True)
+    git(folder, "init", "-q")
+    for path, data in {"README.md": b"# my exercises\n", **files}.items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_bytes(data)
+    for path, target in (links or {}).items():
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).symlink_to(target)
+    git(folder, "add", "-A")
+    git(folder, "commit", "-qm", "work")
+    if filters:  # the server lets the fetch leave large blobs behind, as GitHub does
+        git(folder, "config", "uploadpack.allowFilter", "true")
+    return folder
+
+
+def with_long_name(folder: Path) -> None:
+    """Add exercises/<300-byte name> with git's plumbing: `git mktree` takes it, checkout cannot."""
+    blob = git(folder, "hash-object", "-w", "--stdin", given=b"x = 1\n")
+    exercises = git(folder, "rev-parse", "HEAD:exercises")
+    listed = [entry for entry in git(folder, "ls-tree", "-z", exercises).split("\0") if entry]
+    tree = git(folder, "mktree", "-z", given="".join(f"{entry}\0" for entry in
+                                                    [*listed, f"100644 blob {blob}\t{LONG_NAME}"]).encode())
+    top = [entry if not entry.endswith("\texercises") else f"040000 tree {tree}\texercises"
+           for entry in git(folder, "ls-tree", "-z", "HEAD").split("\0") if entry]
+    root = git(folder, "mktree", "-z", given="".join(f"{entry}\0" for entry in top).encode())
+    commit = git(folder, "commit-tree", root, "-p", "HEAD", "-m", "a long name")
+    git(folder, "update-ref", "HEAD", commit)
+
+
+def solutions() -> dict[str, bytes]:
+    return {f"exercises/{step_id}.py": paths.step_file(paths.SOLUTIONS, step_id).read_bytes() for step_id in STEP_IDS}
+
+
+@pytest.fixture(scope="module")
+def roster(tmp_path_factory) -> tuple[Path, Path]:
+    """Six repositories as students leave them, and the roster naming them (file:// URLs)."""
+    base = tmp_path_factory.mktemp("students")
+    good = repository(base, "good", solutions(), filters=True)
+    long_name = repository(base, "long", {"exercises/01_flatten.py": solutions()["exercises/01_flatten.py"]})
+    with_long_name(long_name)
+    big = repository(base, "big", {"exercises/01_flatten.py": b"#" * BIG_BYTES}, filters=True)
+    link = repository(base, "link", {}, links={"exercises/01_flatten.py": "/etc/passwd"})
+    misnamed = repository(base, "misnamed", {"exercises/01_flatten_v2.py": b"def patchify(x): return x\n"})
+    lines = [f"file://{folder}" for folder in (good, long_name, big, link, misnamed)] + [f"file://{base}/gone"]
+    (base / "roster.txt").write_text("# the class\n" + "\n".join(lines) + "\n")
+    return base / "roster.txt", good
+
+
+def every_file(folder: Path) -> list[Path]:
+    return sorted(path for path in folder.rglob("*"))
+
+
+@pytest.mark.slow
+def test_a_hostile_roster_is_fetched_in_time_and_grades_with_one_row_per_repository(roster, tmp_path: Path) -> None:
+    """The good one is graded 100 at its commit; every other has its row, 0 or its own score, and why."""
+    roster_file, good = roster
+    started = time.monotonic()
+    fetched = runner.invoke(app, ["fetch", str(roster_file), "--into", str(tmp_path / "class")])
+    assert time.monotonic() - started < 120 and fetched.exit_code == 1, fetched.output
+    folders = sorted(p.name for p in (tmp_path / "class").iterdir())
+    assert folders == ["big", "gone", "good", "link", "long", "misnamed"]
+    allowed = {f"{s}.py" for s in STEP_IDS} | {REASON_FILE, FETCHED_FILE}
+    for path in every_file(tmp_path / "class"):
+        assert not path.is_symlink(), path
+        assert path.is_dir() == (path.parent == tmp_path / "class"), path  # folders only at the top
+        if path.is_file():
+            assert path.name in allowed and path.stat().st_size <= MAX_STEP_BYTES, path
+    reasons = {name: (tmp_path / "class" / name / REASON_FILE).read_text() for name in folders
+               if (tmp_path / "class" / name / REASON_FILE).exists()}
+    assert set(reasons) == {"big", "gone", "link", "misnamed"}
+    assert "larger than 1 MB" in reasons["big"] and "a link" in reasons["link"]
+    assert "01_flatten_v2.py (did you mean 01_flatten.py?)" in reasons["misnamed"]
+    assert "could not be fetched" in reasons["gone"]
+    record = json.loads((tmp_path / "class" / "good" / FETCHED_FILE).read_text())
+    commit = git(good, "rev-parse", "HEAD")
+    assert record == {"repository": f"file://{good}", "ref": "HEAD", "commit": commit}
+
+    graded = runner.invoke(app, ["grade", str(tmp_path / "class"), "--csv", str(tmp_path / "g.csv"),
+                                 "--jobs", "2", "--format", "json", "--output", str(tmp_path / "r.json")])
+    assert graded.exit_code == 1, graded.output
+    rows = {row["submission"]: row for row in csv.DictReader(StringIO((tmp_path / "g.csv").read_text()))}
+    assert sorted(rows) == folders
+    assert rows["good"]["score"] == "100" and rows["good"]["commit"] == commit
+    assert float(rows["long"]["01_flatten"]) > 0  # its long name cost it nothing
+    for name in ("big", "gone", "link", "misnamed"):
+        assert rows[name]["score"] == "0" and rows[name]["note"] == reasons[name].splitlines()[0], name
+
+
+def test_the_filter_leaves_a_large_blob_on_the_server(roster, tmp_path: Path) -> None:
+    """Where the server allows filters, a 60 MB step file is never downloaded: the bare folder it
+    was read into stays far smaller than the blob."""
+    roster_file, _ = roster
+    big = next(r for r in read_roster(roster_file.read_text()) if r.folder == "big")
+    git_folder = tmp_path / "bare"
+    commit, files, problems = _read_step_files(_Git(_git_environment("", ""), time.monotonic() + 30, ()),
+                                               git_folder, big.url, "HEAD")
+    assert len(commit) == 40 and not files and problems == ["exercises/01_flatten.py is larger than 1 MB: not graded"]
+    assert sum(path.stat().st_size for path in every_file(git_folder) if path.is_file()) < BIG_BYTES / 100
+
+
+def test_roster_lines_become_folders_named_by_the_repository() -> None:
+    repositories = read_roster("ada/vit  # Ada\n\nben/vit\nhttps://u:secret@example.org/cy/exercises.git\n"
+                               "git@example.org:dee/.hidden\nada/vit\n", base_url="https://git.example/")
+    assert [r.folder for r in repositories] == ["ada__vit", "ben__vit", "exercises", "hidden", "ada__vit-2"]
+    assert repositories[0].url == "https://git.example/ada/vit"
+    assert repositories[2].shown == "https://example.org/cy/exercises.git"
+    for line in ("ada", "-u/x", "../x", "ext::sh -c touch% /tmp/pwned"):
+        with pytest.raises(RosterError):
+            read_roster(line)
+
+
+def test_no_credential_reaches_a_record_or_a_reason(tmp_path: Path) -> None:
+    """A URL with a password, and a token for the base URL, for a repository that does not exist."""
+    line = f"file://user:hunter2@localhost{tmp_path}/gone"
+    fetched = fetch_class(read_roster(line), tmp_path / "class", token="s3cr3t-token", base_url="file://localhost")
+    written = "".join(path.read_text() for path in every_file(tmp_path / "class") if path.is_file())
+    assert fetched[0].reason and "hunter2" not in written + fetched[0].reason and "s3cr3t" not in written
+    assert without_credentials(line) in written
+
+
+def test_fetch_refuses_a_class_folder_that_holds_anything(tmp_path: Path) -> None:
+    (tmp_path / "roster.txt").write_text("ada/vit\n")
+    (tmp_path / "class").mkdir()
+    (tmp_path / "class" / "notes.txt").write_text("x")
+    result = runner.invoke(app, ["fetch", str(tmp_path / "roster.txt"), "--into", str(tmp_path / "class")])
+    assert result.exit_code == 2 and "not an empty folder" in result.output
