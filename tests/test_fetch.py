@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import time
+from dataclasses import replace
 from io import StringIO
 from pathlib import Path
 
@@ -17,7 +18,9 @@ from grader import paths
 from grader.cli import app
 from grader.platforms.fetch import (FETCHED_FILE, RosterError, _Git, _git_environment, _read_step_files, fetch_class,
                                     read_roster, without_credentials)
+from grader.platforms.classes import not_graded
 from grader.platforms.uploads import MAX_STEP_BYTES, REASON_FILE
+from grader.reports.contract import to_json
 from grader.steps import STEP_IDS
 
 runner = CliRunner()
@@ -163,3 +166,29 @@ def test_fetch_refuses_a_class_folder_that_holds_anything(tmp_path: Path) -> Non
     (tmp_path / "class" / "notes.txt").write_text("x")
     result = runner.invoke(app, ["fetch", str(tmp_path / "roster.txt"), "--into", str(tmp_path / "class")])
     assert result.exit_code == 2 and "not an empty folder" in result.output
+
+
+def kept(folder: Path, name: str, repository: str) -> None:
+    """A full-score result of class/<name> fetched from `repository`, as a grading job keeps it."""
+    zero = not_graded(f"class/{name}", "")
+    full = replace(zero, repository=repository, commit="a" * 40, not_graded="",
+                   steps=[replace(step, score=step.max_score, status="passed", notes=[]) for step in zero.steps])
+    (folder / f"result-{name}").mkdir(parents=True)
+    (folder / f"result-{name}" / f"{name}.json").write_text(to_json([full]))
+
+
+def test_a_gradebook_by_roster_has_every_line_and_counts_a_result_only_for_its_own_repository(tmp_path: Path) -> None:
+    (tmp_path / "roster.txt").write_text("course/ada\ncourse/ben\ncourse/cy\n")
+    kept(tmp_path / "results", "ada", "https://github.com/course/ada")
+    kept(tmp_path / "results", "ben", "https://github.com/elsewhere/ben")  # named ben, fetched from another
+    kept(tmp_path / "results", "dee", "https://github.com/course/dee")  # on no line of the roster
+    outcome = runner.invoke(app, ["gradebook", str(tmp_path / "results"), "--roster", str(tmp_path / "roster.txt"),
+                                  "--csv", str(tmp_path / "g.csv")])
+    assert outcome.exit_code == 0, outcome.output
+    assert "2 result(s) belong to no repository" in outcome.output  # ben's and dee's
+    rows = list(csv.DictReader(StringIO((tmp_path / "g.csv").read_text())))
+    assert [row["submission"] for row in rows] == ["ada", "ben", "cy"]
+    assert rows[0]["score"] == rows[0]["max_score"] and rows[0]["commit"] == "a" * 40
+    assert rows[1]["score"] == "0"
+    assert rows[1]["note"] == "no result for https://github.com/course/ben: its grading did not finish"
+    assert rows[2]["score"] == "0" and rows[2]["commit"] == ""

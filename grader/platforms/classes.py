@@ -23,6 +23,7 @@ from grader.results import SubmissionResult
 from grader.steps import STEP_IDS, get_step
 
 if TYPE_CHECKING:
+    from grader.platforms.fetch import Repository
     from grader.runner.grader import GradeOptions
 
 
@@ -412,18 +413,47 @@ def _kept(folder: Path, name: str, key: str) -> SubmissionResult | None:
 
 def _not_graded(submission: Submission, steps: tuple[str, ...]) -> SubmissionResult:
     """0 for every step, and why: a class's folder with no step file still has its row."""
+    return not_graded(_shown(submission.home), submission.not_graded, steps)
+
+
+def not_graded(submission: str, reason: str, steps: tuple[str, ...] = STEP_IDS) -> SubmissionResult:
+    """A result of 0 for every step of `steps`, saying why nothing was graded."""
     from grader.expected.store import load_manifest
     from grader.results import SandboxReport, StepResult
 
     checkpoint = load_manifest(paths.FIXTURES)["checkpoint"]
     graded = [get_step(step_id) for step_id in steps]
     return SubmissionResult(
-        submission=_shown(submission.home),
+        submission=submission,
         checkpoint={k: checkpoint[k] for k in ("id", "kind", "sha256")},
         steps=[StepResult(id=step.id, title=step.title, pages=step.pages, score=0.0, max_score=step.points,
-                          status="not_attempted", notes=[submission.not_graded]) for step in graded],
+                          status="not_attempted", notes=[reason]) for step in graded],
         sandbox=SandboxReport(level="not run", missing=["no code ran: nothing to grade"]),
-        not_graded=submission.not_graded)
+        not_graded=reason)
+
+
+def by_roster(results: list[SubmissionResult], repositories: list[Repository]) -> tuple[list[SubmissionResult], int]:
+    """One result per roster line, in roster order: the one its own grading produced (named by the
+    repository's folder, and fetched from that repository where it says), else 0 and why.
+
+    Returns:
+        The results, and how many of those given belong to no roster line (left out).
+    """
+    from grader.reports.gradebook import folder_name
+
+    rows: list[SubmissionResult] = []
+    claimed: set[int] = set()
+    for repository in repositories:
+        own = [i for i, result in enumerate(results) if folder_name(result.submission) == repository.folder
+               and result.repository in ("", repository.shown)]
+        claimed.update(own)
+        if len(own) == 1:
+            rows.append(results[own[0]])
+        else:
+            reason = (f"{len(own)} results claim {repository.shown}: grade it once" if own else
+                      f"no result for {repository.shown}: its grading did not finish")
+            rows.append(replace(not_graded(repository.folder, reason), repository=repository.shown))
+    return rows, len(results) - len(claimed)
 
 
 def _shown(folder: Path) -> str:

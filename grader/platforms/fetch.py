@@ -162,10 +162,12 @@ def _git_environment(token: str, base_url: str) -> dict[str, str]:
     environment = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1",
                    "GIT_CONFIG_GLOBAL": os.devnull, "GIT_ASKPASS": "", "SSH_ASKPASS": "",
                    "GIT_SSH_COMMAND": "ssh -o BatchMode=yes", "LC_ALL": "C"}
-    if token:
+    if token:  # after any configuration the environment already gives git
         basic = base64.b64encode(f"x-access-token:{token}".encode()).decode()
-        environment.update({"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": f"http.{base_url.rstrip('/')}/.extraHeader",
-                            "GIT_CONFIG_VALUE_0": f"AUTHORIZATION: basic {basic}"})
+        given = int(environment.get("GIT_CONFIG_COUNT", "0") or 0)
+        environment.update({"GIT_CONFIG_COUNT": str(given + 1),
+                            f"GIT_CONFIG_KEY_{given}": f"http.{base_url.rstrip('/')}/.extraHeader",
+                            f"GIT_CONFIG_VALUE_{given}": f"AUTHORIZATION: basic {basic}"})
     return environment
 
 
