@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -257,3 +258,21 @@ def test_check_writes_the_junit_the_student_workflow_shows(tmp_path: Path) -> No
     assert suites.tag == "testsuites" and len(suites) == 1
     cases = suites[0].findall("testcase")
     assert cases and all(case.find("skipped") is not None for case in cases)
+
+
+def test_the_fetch_job_runs_vitgrade_fetch_with_typer_and_rich_alone(tmp_path: Path) -> None:
+    """The job that holds the token installs nothing else: the command must start without the kit's
+    other dependencies."""
+    refuse = ("import sys\n"
+              "class Refuse:\n"
+              "    def find_spec(self, name, path=None, target=None):\n"
+              "        if name.split('.')[0] in ('torch', 'numpy', 'timm', 'PIL', 'safetensors', 'pytest',\n"
+              "                                  'watchfiles', 'yaml'):\n"
+              "            raise ImportError(name + ' is not installed in the fetch job')\n"
+              "sys.meta_path.insert(0, Refuse())\n"
+              "sys.argv = ['vitgrade', 'fetch', '--help']\n"
+              "import runpy\n"
+              "runpy.run_module('grader.cli', run_name='__main__')\n")
+    shown = subprocess.run([sys.executable, "-c", refuse], cwd=paths.KIT_ROOT, capture_output=True, text=True,
+                           timeout=60)
+    assert shown.returncode == 0 and "--into" in shown.stdout, shown.stderr
