@@ -46,6 +46,7 @@ def gradebook(
 
 
 def _by_roster(results: list[SubmissionResult], roster: Path, base_url: str) -> list[SubmissionResult]:
+    from grader.expected.store import FixtureError
     from grader.platforms.classes import by_roster
     from grader.platforms.fetch import RosterError, read_roster
 
@@ -55,7 +56,10 @@ def _by_roster(results: list[SubmissionResult], roster: Path, base_url: str) -> 
         fail(f"cannot read {roster}: {getattr(error, 'strerror', None) or error}")
     except RosterError as error:
         fail(f"{roster}: {error}")
-    rows, strangers = by_roster(results, repositories)
+    try:
+        rows, strangers = by_roster(results, repositories)
+    except FixtureError as error:  # a missing result's row names the fixtures' checkpoint
+        fail(str(error))
     if strangers:
         err.print(f"vitgrade: {strangers} result(s) belong to no repository of {roster}: left out", markup=False)
     return rows

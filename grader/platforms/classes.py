@@ -16,15 +16,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader import paths
-from grader.cli.common import fail, progress
-from grader.cli.grading import Keep, grade_serial, is_submission
 from grader.platforms.uploads import REASON_FILE, no_step_file_reason
 from grader.results import SubmissionResult
+from grader.signals import STOPPING, answered_by
 from grader.steps import STEP_IDS, get_step
+from grader.submissions import Keep, Progress, grade_in_turn, is_submission, unseen
 
 if TYPE_CHECKING:
     from grader.platforms.fetch import Repository
     from grader.runner.grader import GradeOptions
+
+
+class ClassError(Exception):
+    """A class that cannot be graded as given; the message says why, in one line."""
 
 
 @dataclass(frozen=True)
@@ -73,24 +77,28 @@ def expand_submissions(folders: list[Path]) -> list[Submission]:
     In a class every folder is a submission, also one with no step file: it scores 0 and says why,
     so a misnamed upload never leaves a student out of the gradebook. A cloned repository's README,
     .git and anything else beside its `exercises/` are not graded; its row is named by its folder.
+
+    Raises:
+        ClassError: a folder that is missing, holds no submission, or two submissions of one name.
     """
     found: list[Submission] = []
     for folder in folders:
         if not folder.is_dir():
-            fail(f"no such folder: {folder}")
+            raise ClassError(f"no such folder: {folder}")
         if (one := _found(folder.resolve())) is not None:
             found.append(one)
             continue
         inner = sorted(p.resolve() for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
         members = [_found(p) for p in inner]
         if not any(members) and not any((p / REASON_FILE).is_file() for p in inner):
-            fail(f"{folder} holds no step files (01_flatten.py ... 08_occlusion.py), in exercises/ or not, "
-                 "and no submission folders")
+            raise ClassError(f"{folder} holds no step files (01_flatten.py ... 08_occlusion.py), in exercises/ "
+                             "or not, and no submission folders")
         found += [member or Submission(p, _no_step_files(p)) for p, member in zip(inner, members)]
     names = [submission.name for submission in found]
     if len(found) > 1 and len(set(names)) < len(names):
         twice = sorted({name for name in names if names.count(name) > 1})
-        fail(f"two submissions are named {twice[0]}: a gradebook names each by its folder, so grade them apart")
+        raise ClassError(f"two submissions are named {twice[0]}: a gradebook names each by its folder, so grade "
+                         "them apart")
     return found
 
 
@@ -160,7 +168,8 @@ def _grade_in_pool(item: tuple[int, Path, bool]) -> tuple[int, SubmissionResult]
     return index, _POOL_GRADER.grade(folder, ahead=True if last else None)
 
 
-def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep) -> None:
+def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep,
+                    progress: Progress) -> None:
     """Submissions shared out over `jobs` judge processes, each result kept as soon as it is graded;
     the judges are ours, so their pickled results are trusted (student code only ever runs in the
     sandboxed workers below them). Stopped, the judges are ended at once and the pool shut down:
@@ -247,7 +256,8 @@ class ClassRun:
 
 
 def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden: bool, timeout: float,
-                jobs: int = 1, kept: Path | None = None, resume: bool = False) -> ClassRun:
+                jobs: int = 1, kept: Path | None = None, resume: bool = False,
+                progress: Progress = unseen) -> ClassRun:
     """Grade a class, each result written to `kept` as soon as it is graded.
 
     Ctrl-C or SIGTERM stop grading as before, but what was graded stays: the finished results are
@@ -263,40 +273,41 @@ def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden
             was graded from) per submission; None keeps nothing.
         resume: Read back each kept result whose submission and grading options are unchanged,
             and grade only the others.
+        progress: Where grading shows how far it is.
+
+    Raises:
+        FixtureError: the fixtures are missing or do not match their manifest.
+        ClassError: the results folder cannot be written.
     """
-    from grader.expected.store import FixtureError
     from grader.runner.grader import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=True, timeout=timeout, steps=steps)
     found: list[SubmissionResult | None] = [None] * len(submissions)
-    try:
-        grading = _grading_key(options)
-        keys = [_submission_key(submission, grading) for submission in submissions]
-        todo: list[tuple[int, Path]] = []
-        for index, submission in enumerate(submissions):
-            if resume and kept is not None and (earlier := _kept(kept, submission.name, keys[index])):
-                found[index] = earlier
-            elif submission.not_graded:
-                found[index] = _as_found(_not_graded(submission, steps), submission)
-                _keep(kept, submission.name, found[index], keys[index])
-            else:
-                todo.append((index, submission.folder))
+    grading = _grading_key(options)
+    keys = [_submission_key(submission, grading) for submission in submissions]
+    todo: list[tuple[int, Path]] = []
+    for index, submission in enumerate(submissions):
+        if resume and kept is not None and (earlier := _kept(kept, submission.name, keys[index])):
+            found[index] = earlier
+        elif submission.not_graded:
+            found[index] = _as_found(_not_graded(submission, steps), submission)
+            _keep(kept, submission.name, found[index], keys[index])
+        else:
+            todo.append((index, submission.folder))
 
-        def keep(index: int, result: SubmissionResult) -> None:
-            found[index] = _as_found(result, submissions[index])
-            _keep(kept, submissions[index].name, found[index], keys[index])
+    def keep(index: int, result: SubmissionResult) -> None:
+        found[index] = _as_found(result, submissions[index])
+        _keep(kept, submissions[index].name, found[index], keys[index])
 
-        pooled = len(todo) > 1
-        stopped_by = _grade_until_stopped(todo, options, jobs, keep, pooled)
-    except FixtureError as error:
-        fail(str(error))
+    pooled = len(todo) > 1
+    stopped_by = _grade_until_stopped(todo, options, jobs, keep, pooled, progress)
     results = [result for result in found if result is not None]
     left = len(found) - len(results)
     return ClassRun(results, graded=len(todo) - left, left=left, stopped_by=stopped_by)
 
 
 def _grade_until_stopped(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep,
-                         pooled: bool) -> str:
+                         pooled: bool, progress: Progress) -> str:
     """Grade `todo`; the name of the signal that stopped it, or empty when all were graded.
 
     Pooled, the grading runs in judge processes that ignore Ctrl-C, and this process alone answers
@@ -307,11 +318,11 @@ def _grade_until_stopped(todo: list[tuple[int, Path]], options: GradeOptions, jo
     from concurrent.futures.process import BrokenProcessPool
 
     if not pooled:
-        grade_serial(todo, options, keep)
+        grade_in_turn(todo, options, keep, progress)
         return ""
     try:
         with _stopped_by_signals():
-            _grade_parallel(todo, options, jobs, keep)
+            _grade_parallel(todo, options, jobs, keep, progress)
     except _Stopped as stop:
         return stop.signal_name
     except BrokenProcessPool:
@@ -333,22 +344,13 @@ def _stopped_by_signals() -> Iterator[None]:
     signal cannot interrupt the clean-up that keeps what was graded."""
     import signal
 
-    interrupt = signal.getsignal(signal.SIGINT)
-
     def stop(number: int, frame: object) -> None:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for stopping in STOPPING:
+            signal.signal(stopping, signal.SIG_IGN)
         raise _Stopped(signal.Signals(number).name)
 
-    terminate = signal.signal(signal.SIGTERM, stop)
-    try:
+    with answered_by(stop):
         yield
-    except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        raise _Stopped("SIGINT") from None
-    finally:
-        signal.signal(signal.SIGTERM, terminate)
-        signal.signal(signal.SIGINT, interrupt)
 
 
 def _as_found(result: SubmissionResult, submission: Submission) -> SubmissionResult:
@@ -396,7 +398,7 @@ def _keep(folder: Path | None, name: str, result: SubmissionResult, key: str) ->
         paths.write_whole(folder / f"{name}.json", to_json([result]))
         paths.write_whole(folder / f"{name}.sha256", key + "\n")
     except OSError as error:
-        fail(f"cannot write the results folder {folder}: {error.strerror or error}")
+        raise ClassError(f"cannot write the results folder {folder}: {error.strerror or error}") from None
 
 
 def _kept(folder: Path, name: str, key: str) -> SubmissionResult | None:
