@@ -4,11 +4,14 @@ from __future__ import annotations
 import math
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from grader.cli.common import EXIT_FAILED, EXIT_OK, err, fail, interactive, progress
+
+if TYPE_CHECKING:
+    from grader.platforms.fetch import Repository
 
 TOKEN_VARIABLE = "VITGRADE_FETCH_TOKEN"
 
@@ -37,16 +40,11 @@ def fetch(
     Exit status: 0 every repository fetched, 1 some ended with a reason, 2 usage (a roster line that
     names no repository, CLASS not empty).
     """
-    from grader.platforms.fetch import RosterError, fetch_class, read_roster
+    from grader.platforms.fetch import fetch_class
 
     if jobs < 1 or not math.isfinite(timeout) or timeout <= 0:
         fail("--jobs and --timeout must be positive")
-    try:
-        repositories = read_roster(roster.read_text(encoding="utf-8"), base_url)
-    except (OSError, UnicodeDecodeError) as error:
-        fail(f"cannot read {roster}: {getattr(error, 'strerror', None) or error}")
-    except RosterError as error:
-        fail(f"{roster}: {error}")
+    repositories = roster_of(roster, base_url)
     if into.exists() and (not into.is_dir() or any(into.iterdir())):
         fail(f"{into} is not an empty folder: fetch into a new one, so it holds the roster and nothing else")
     with progress("fetching", len(repositories)) as advance:
@@ -60,3 +58,15 @@ def fetch(
         err.print(f"fetched {len(fetched) - len(failed)} of {len(fetched)} repositories into {into}"
                   + (f"; {len(failed)} with a reason (REASON.txt)" if failed else ""), markup=False)
     raise typer.Exit(EXIT_FAILED if failed else EXIT_OK)
+
+
+def roster_of(roster: Path, base_url: str) -> list[Repository]:
+    """The repositories ROSTER names; one line and exit 2 where it cannot be read or a line names none."""
+    from grader.platforms.fetch import RosterError, read_roster
+
+    try:
+        return read_roster(roster.read_text(encoding="utf-8"), base_url)
+    except (OSError, UnicodeDecodeError) as error:
+        fail(f"cannot read {roster}: {getattr(error, 'strerror', None) or error}")
+    except RosterError as error:
+        fail(f"{roster}: {error}")

@@ -46,18 +46,12 @@ def gradebook(
 
 
 def _by_roster(results: list[SubmissionResult], roster: Path, base_url: str) -> list[SubmissionResult]:
+    from grader.cli.fetch import roster_of
     from grader.expected.store import FixtureError
     from grader.platforms.classes import by_roster
-    from grader.platforms.fetch import RosterError, read_roster
 
     try:
-        repositories = read_roster(roster.read_text(encoding="utf-8"), base_url)
-    except (OSError, UnicodeDecodeError) as error:
-        fail(f"cannot read {roster}: {getattr(error, 'strerror', None) or error}")
-    except RosterError as error:
-        fail(f"{roster}: {error}")
-    try:
-        rows, strangers = by_roster(results, repositories)
+        rows, strangers = by_roster(results, roster_of(roster, base_url))
     except FixtureError as error:  # a missing result's row names the fixtures' checkpoint
         fail(str(error))
     if strangers:
