@@ -195,3 +195,33 @@ def test_a_gradebook_by_roster_has_every_line_and_counts_a_result_only_for_its_o
     assert rows[1]["score"] == "0"
     assert rows[1]["note"] == "no result for https://github.com/course/ben: its grading did not finish"
     assert rows[2]["score"] == "0" and rows[2]["commit"] == ""
+
+
+def test_a_repository_that_never_answers_costs_only_its_own_time(tmp_path: Path) -> None:
+    """A server that takes the connection and says nothing: that repository ends with a reason at
+    its time limit, git and its helpers killed; the one after it is fetched all the same."""
+    import socket
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen()
+    good = repository(tmp_path / "students", "good", {"exercises/01_flatten.py": b"x = 1\n"})
+    roster = read_roster(f"http://127.0.0.1:{silent.getsockname()[1]}/course/slow\nfile://{good}\n")
+    started = time.monotonic()
+    try:
+        fetched = fetch_class(roster, tmp_path / "class", timeout=2, jobs=1)
+    finally:
+        silent.close()
+    assert time.monotonic() - started < 2 + 10  # its limit, then the good one's quick fetch
+    assert fetched[0].reason == f"{roster[0].shown} took longer than 2 s to fetch and read"
+    assert fetched[1].taken == ("01_flatten.py",) and not fetched[1].reason
+    address = roster[0].url.split("/")[2].encode()  # 127.0.0.1:<port>
+    left = [p for p in Path("/proc").iterdir() if p.name.isdigit() and address in _command_line(p)]
+    assert left == []  # no git helper still waiting on it
+
+
+def _command_line(process: Path) -> bytes:
+    try:
+        return (process / "cmdline").read_bytes()
+    except OSError:  # ended meanwhile
+        return b""
