@@ -225,3 +225,10 @@ def _command_line(process: Path) -> bytes:
         return (process / "cmdline").read_bytes()
     except OSError:  # ended meanwhile
         return b""
+
+
+def test_a_ref_that_git_would_read_as_an_option_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "roster.txt").write_text("ada/vit\n")
+    result = runner.invoke(app, ["fetch", str(tmp_path / "roster.txt"), "--into", str(tmp_path / "class"),
+                                 "--ref=--upload-pack=touch /tmp/owned"])
+    assert result.exit_code == 2 and "--ref" in result.output and not (tmp_path / "class").exists()

@@ -44,6 +44,8 @@ def fetch(
 
     if jobs < 1 or not math.isfinite(timeout) or timeout <= 0:
         fail("--jobs and --timeout must be positive")
+    if ref.startswith("-") or any(c.isspace() for c in ref):
+        fail(f"--ref {ref!r}: a branch, tag or commit starts with no '-' and holds no space")
     repositories = roster_of(roster, base_url)
     if into.exists() and (not into.is_dir() or any(into.iterdir())):
         fail(f"{into} is not an empty folder: fetch into a new one, so it holds the roster and nothing else")
