@@ -66,7 +66,7 @@ class Course:
             arguments = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *words[1:]]
         else:
             arguments = ["bash", "-e", "-c", command]
-        done = subprocess.run(arguments, cwd=self.here, capture_output=True, text=True, timeout=600,
+        done = subprocess.run(arguments, cwd=self.here, capture_output=True, text=True, timeout=1800,
                               env={**self.environment, "PYTHONPATH": str(self.here)})
         self.ran.append((command, done))
         return done
