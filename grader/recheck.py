@@ -25,6 +25,7 @@ from grader.reports.shared import look, points
 from grader.reports.terminal import render
 from grader.results import SubmissionResult
 from grader.runner.grader import Grader, GradeOptions
+from grader.signals import answered_by
 from grader.steps import STEP_IDS
 
 #: Printed (dim) after every report and short line; `vitgrade bench` waits for it after a save.
@@ -89,14 +90,8 @@ def _ctrl_c_remembered() -> Iterator[Callable[[], bool]]:
         pressed.set()
         signal.default_int_handler(number, frame)
 
-    if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
+    with answered_by(on_ctrl_c, (signal.SIGINT,)):
         yield pressed.is_set
-        return
-    previous = signal.signal(signal.SIGINT, on_ctrl_c)
-    try:
-        yield pressed.is_set
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def _stop_if(pressed: bool) -> None:

@@ -122,6 +122,14 @@ class SubmissionResult:
     not_graded: str = ""
     """Why nothing of this submission could be graded (a class's folder with no step file); its
     steps then score 0. Empty for every submission that was graded."""
+    repository: str = ""
+    """The repository its step files were fetched from (`vitgrade fetch`), without credentials."""
+    commit: str = ""
+    """The full SHA of the commit they were read at; empty where not fetched."""
+    attempt: int | None = None
+    """Which submission of the student's this is (Gradescope: 1 for the first)."""
+    lateness: float | None = None
+    """Seconds after the student's due date it came (0 on time); None where the platform says nothing."""
 
     @property
     def score(self) -> float:
@@ -136,8 +144,9 @@ class SubmissionResult:
         return all(s.status == "passed" for s in self.steps)
 
     def to_contract(self) -> dict[str, Any]:
-        """The result contract (docs/results.md) plus the `sandbox` the workers got, and `not_graded` where
-        nothing could be graded: no timings, so two runs give identical JSON."""
+        """The result contract (docs/results.md) plus the `sandbox` the workers got, and each of
+        `not_graded`, `repository`, `commit`, `attempt` and `lateness` where it is known: no
+        timings, so two runs give identical JSON."""
         contract = {
             "score": self.score,
             "max_score": self.max_score,
@@ -151,7 +160,9 @@ class SubmissionResult:
             "sandbox": {"level": self.sandbox.level, "layers": list(self.sandbox.layers),
                         "missing": list(self.sandbox.missing)},
         }
-        return {**contract, "not_graded": self.not_graded} if self.not_graded else contract
+        known = {"not_graded": self.not_graded, "repository": self.repository, "commit": self.commit,
+                 "attempt": self.attempt, "lateness": self.lateness}
+        return {**contract, **{key: value for key, value in known.items() if value not in ("", None)}}
 
 
 def as_dict(result: Any) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from grader.cli import app
 from grader.platforms import classes
 from grader.platforms.classes import _among_last, _end_judges, expand_submissions
 from grader.reports import render_summary
+from grader.steps import get_step
 
 runner = CliRunner()
 STUDENTS = ("ada", "ben", "cy", "dee", "eve")
@@ -330,3 +331,37 @@ def test_a_stop_once_grading_has_ended_lets_the_reports_finish(tmp_path: Path, m
     assert outcome.exit_code == STOPPED_EXIT[signal.SIGTERM], outcome.output
     assert "stopped by SIGTERM once grading had ended" in outcome.output
     assert set(rows(tmp_path / "g.csv")) == {"hal", "ivy"}
+
+
+def cloned(folder: Path, files: dict[str, str]) -> Path:
+    """A repository as `git clone` leaves it: a README and .git beside whatever else it holds."""
+    (folder / ".git").mkdir(parents=True)
+    (folder / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    (folder / "README.md").write_text("# my exercises\n")
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    return folder
+
+
+def test_a_class_of_cloned_repositories_grades_one_row_per_repository_named_by_its_folder(tmp_path: Path) -> None:
+    """Step files in each repository's exercises/; the README, .git and the rest are never graded."""
+    flatten = paths.step_file(paths.SOLUTIONS, "01_flatten").read_text()
+    cloned(tmp_path / "class" / "vit-ada", {"exercises/01_flatten.py": flatten,
+                                            "notes/01_flatten.py": "raise SystemExit"})
+    cloned(tmp_path / "class" / "vit-ben", {"exercises/01_flatten_v2.py": flatten})
+    cloned(tmp_path / "class" / "vit-cy", {})
+    found = {s.name: s for s in expand_submissions([tmp_path / "class"])}
+    assert found["vit-ada"].folder == tmp_path / "class" / "vit-ada" / "exercises" and not found["vit-ada"].not_graded
+    assert found["vit-ben"].not_graded.startswith("exercises/: no step file")
+    assert "01_flatten_v2.py (did you mean 01_flatten.py?)" in found["vit-ben"].not_graded
+    assert found["vit-cy"].not_graded
+
+    outcome = runner.invoke(app, ["grade", str(tmp_path / "class"), "--steps", "01_flatten", "--csv",
+                                  str(tmp_path / "g.csv"), "--report", str(tmp_path / "class.html")])
+    assert outcome.exit_code == 1, outcome.output
+    book = rows(tmp_path / "g.csv")
+    assert sorted(book) == ["vit-ada", "vit-ben", "vit-cy"]
+    assert float(book["vit-ada"]["score"]) == get_step("01_flatten").points and book["vit-ben"]["score"] == "0"
+    assert json.loads((tmp_path / "g.results" / "vit-ada.json").read_text())["submission"].endswith("vit-ada")
+    assert "vit-ada" in (tmp_path / "class.html").read_text()

@@ -15,6 +15,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 import zipfile
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ from typer.testing import CliRunner
 
 from grader import paths
 from grader.cli import app
-from grader.platforms.gradescope import RUN_AUTOGRADER, budget
+from grader.platforms.gradescope import RUN_AUTOGRADER, budget, run_autograder
 from grader.secret_files import secret_paths
 from grader.steps import STEPS, get_step
 from mutants.catalogue import MUTANTS
@@ -140,7 +141,7 @@ def looping_layout(root: Path) -> None:
     limits are what is tested, and the run holds no core while they run out."""
     (root / "run_autograder").write_text(RUN_AUTOGRADER.format(
         stop_after=LOOPING_BUDGET.stop_after, per_step=LOOPING_BUDGET.per_step,
-        within=LOOPING_BUDGET.steps_within, show_hidden=""))
+        within=LOOPING_BUDGET.steps_within, options=""))
     for step in STEPS:
         if step.id in ("01_flatten", "03_position"):
             shutil.copyfile(paths.step_file(paths.SOLUTIONS, step.id), root / "submission" / f"{step.id}.py")
@@ -327,21 +328,84 @@ def test_visible_output_shows_no_hidden_inclusive_score_and_results_keep_the_ful
             assert f"/{points(sum(t['max_score'] for t in own))} " not in line, line
 
 
-def test_show_hidden_shows_students_everything_at_once(tmp_path: Path) -> None:
+def test_visibility_is_gradescopes_own_choice_and_visible_shows_everything_at_once(tmp_path: Path) -> None:
     from test_reports import mixed
 
     from grader.reports import to_gradescope
 
     result = mixed()
-    everything = json.loads(to_gradescope(result, show_hidden=True))
+    everything = json.loads(to_gradescope(result, "visible"))
     assert {t["visibility"] for t in everything["tests"]} == {"visible"}
     assert everything["output"].startswith(f"vitgrade: {result.score:g} / {result.max_score:g} points.")
     assert everything["score"] == json.loads(to_gradescope(result))["score"] == result.score
+    for when, said in (("after_due_date", "appear after the due date"), ("hidden", "are not shown")):
+        document = json.loads(to_gradescope(result, when))
+        hidden = [t for t in document["tests"] if t["visibility"] != "visible"]
+        assert hidden and {t["visibility"] for t in hidden} == {when} and said in document["output"]
     out = tmp_path / "autograder.zip"
-    written = runner.invoke(app, ["autograder", "gradescope", "--out", str(out), "--show-hidden"])
-    assert written.exit_code == 0 and "at once (--show-hidden)" in written.output, written.output
+    written = runner.invoke(app, ["autograder", "gradescope", "--out", str(out), "--visibility", "after_due_date",
+                                  "--points", "40"])
+    assert written.exit_code == 0 and "(--visibility after_due_date)" in written.output, written.output
     with zipfile.ZipFile(out) as archive:
-        assert "--show-hidden" in archive.read("run_autograder").decode()
+        assert "--visibility after_due_date --points 40" in archive.read("run_autograder").decode()
+    refused = runner.invoke(app, ["autograder", "gradescope", "--out", str(out), "--visibility", "students"])
+    assert refused.exit_code == 2 and "after_published, after_due_date, hidden, visible" in refused.output
+
+
+def test_points_scale_the_score_to_the_assignments_autograder_points() -> None:
+    from test_reports import mixed
+
+    from grader.reports import to_gradescope
+
+    result = mixed()
+    document = json.loads(to_gradescope(result, points_worth=40))
+    assert document["score"] == round(result.score / result.max_score * 40, 2)
+    assert f"{document['score']:g} of 40" in document["output"]
+    assert sum(t["max_score"] for t in document["tests"]) == result.max_score  # the tests keep the kit's points
+
+
+def metadata(created: str, due: str, previous: int, extension: str | None = None) -> dict:
+    """Gradescope's submission_metadata.json, the fields read (its documentation's example's shape)."""
+    users = [{"email": "ada@example.org", "name": "Ada", "id": 1,
+              **({"assignment": {"due_date": extension}} if extension else {})}]
+    return {"id": 7, "created_at": created, "assignment": {"due_date": due, "title": "ViT"}, "users": users,
+            "previous_submissions": [{"submission_time": created, "score": 0.0}] * previous}
+
+
+@pytest.mark.parametrize(("given", "attempt", "lateness"), [
+    (metadata("2026-12-01T10:00:00.000000-08:00", "2026-12-01T12:00:00.000000-08:00", 0), 1, 0.0),
+    (metadata("2026-12-01T14:30:00.000000-08:00", "2026-12-01T12:00:00.000000-08:00", 2), 3, 9000.0),
+    (metadata("2026-12-01T14:30:00.000000-08:00", "2026-12-01T12:00:00.000000-08:00", 1,
+              extension="2026-12-02T12:00:00.000000-08:00"), 2, 0.0),  # an extension: on time
+    ({"previous_submissions": []}, 1, None),
+    ([], None, None),
+])
+def test_the_attempt_and_lateness_come_from_the_submission_metadata(tmp_path: Path, given, attempt, lateness) -> None:
+    from grader.platforms.gradescope import submission_facts
+
+    (tmp_path / "submission_metadata.json").write_text(json.dumps(given))
+    assert submission_facts(tmp_path / "submission_metadata.json") == (attempt, lateness)
+    assert submission_facts(tmp_path / "absent.json") == (None, None)
+
+
+def test_the_attempt_and_lateness_reach_the_log_the_result_and_the_contract(tmp_path: Path, capsys) -> None:
+    """A bad upload is answered without grading: the log line comes first, whatever the upload."""
+    from test_reports import mixed
+
+    from grader.reports import to_gradescope
+    from grader.reports.contract import from_json, to_json
+
+    (tmp_path / "submission").mkdir()
+    (tmp_path / "submission_metadata.json").write_text(json.dumps(
+        metadata("2026-12-01T14:30:00.000000-08:00", "2026-12-01T12:00:00.000000-08:00", 2)))
+    run_autograder(tmp_path, step_timeout=5)
+    assert "vitgrade: attempt 3, 9000 s late" in capsys.readouterr().out
+    late = replace(mixed(), attempt=3, lateness=9000.0)
+    document = json.loads(to_gradescope(late))
+    assert document["extra_data"] == {"attempt": 3, "lateness": 9000.0}
+    assert "Attempt 3." in document["output"] and "Submitted 2 h 30 min after the due date." in document["output"]
+    back = from_json(to_json([late]))[0]
+    assert (back.attempt, back.lateness) == (3, 9000.0)
 
 
 def test_the_time_budget_keeps_its_margin_and_every_step_its_limit() -> None:
@@ -358,7 +422,7 @@ def test_the_time_budget_keeps_its_margin_and_every_step_its_limit() -> None:
         assert shares.steps_within == limit - shares.margin
     shares = budget(600)
     script = RUN_AUTOGRADER.format(stop_after=shares.stop_after, per_step=shares.per_step,
-                                   within=shares.steps_within, show_hidden="")
+                                   within=shares.steps_within, options="")
     assert "timeout --kill-after=5 570" in script and "--timeout 67.5 --within 540" in script
 
 

@@ -1,32 +1,28 @@
 """The instructor's path to the lecture's numbers, proven up to the network: fixtures built from the
-hub id out of a Hugging Face cache (offline), with photographs of their own, and graded.
+hub id out of a Hugging Face cache (offline), with photographs of their own. (Grading with fixtures
+so built, every step, is tests/test_first_course.py's `vitgrade validate`.)
 
-The cache is laid out as huggingface_hub lays it out (`HF_HOME/hub/models--timm--<id>/` with
-blobs, refs/main and a snapshot symlink) and holds a ViT-Ti/16 made here, not the stand-in; timm
-itself must load it from there, so the layout is the one timm looks up. One step is built
-(`02_project`: the checkpoint's own projection of the sample photograph), to keep the test cheap.
+The cache (tests/hub_cache.py) holds a ViT-Ti/16 made here, not the stand-in, where timm looks it
+up. One step is built (`02_project`: the checkpoint's own projection of the sample photograph), to
+keep the test cheap.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
-import torch
 from PIL import Image
-from safetensors.torch import save_file
 from typer.testing import CliRunner
 
-from grader import paths
-from grader.checkpoint import HUB_ID, load_checkpoint
+from grader.checkpoint import HUB_ID
 from grader.photos import SAMPLE, SECOND, fixture_photo, load_pixels
+from hub_cache import make_hub_home, offline_environment
 from together import run_together
 
 BUILT_STEP = "02_project"
-REVISION = "4f8a5b1c9d2e3f4a5b6c7d8e9f0a1b2c3d4e5f60"  # any commit hash: refs/main names the snapshot
 # Run the CLI with the build limited to one step; everything else is the instructor's command.
 ONE_STEP_CLI = ("import functools, grader.expected.build as b; "
                 f"b.build = functools.partial(b.build, steps=({BUILT_STEP!r},)); "
@@ -39,24 +35,9 @@ def _sha256(path: Path) -> str:
 
 @pytest.fixture(scope="module")
 def hub_home(tmp_path_factory) -> tuple[Path, Path]:
-    """HF_HOME holding timm/<HUB_ID> at REVISION: (HF_HOME, the blob the snapshot links to)."""
-    state = load_checkpoint("stand-in").state_dict
-    generator = torch.Generator().manual_seed(12)
-    weights = {name: tensor + 0.01 * tensor.std().nan_to_num(0.0) * torch.randn(tensor.shape, generator=generator)
-               for name, tensor in state.items()}  # a checkpoint of its own, close in scale to the stand-in
+    """HF_HOME holding timm/<HUB_ID>: (HF_HOME, the blob the snapshot links to)."""
     home = tmp_path_factory.mktemp("hf-home")
-    repo = home / "hub" / f"models--timm--{HUB_ID}"
-    made = home / "model.safetensors"
-    save_file(weights, made)
-    blob = repo / "blobs" / _sha256(made)  # LFS files are stored under their sha256
-    blob.parent.mkdir(parents=True)
-    made.rename(blob)
-    (repo / "refs").mkdir()
-    (repo / "refs" / "main").write_text(REVISION)
-    snapshot = repo / "snapshots" / REVISION
-    snapshot.mkdir(parents=True)
-    (snapshot / "model.safetensors").symlink_to(Path("..") / ".." / "blobs" / blob.name)
-    return home, blob
+    return home, make_hub_home(home)
 
 
 @pytest.fixture(scope="module")
@@ -71,10 +52,6 @@ def photos(tmp_path_factory) -> dict[str, Path]:
         translucent.putalpha(128)
         translucent.save(rgba)
     return {"sample": gray, "second": rgba}
-
-
-def _offline_env(home: Path) -> dict[str, str]:
-    return {**os.environ, "HF_HOME": str(home), "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(paths.KIT_ROOT)}
 
 
 #: Loads the cache as timm does and prints whether every tensor is the blob's (argv[1]).
@@ -92,8 +69,9 @@ def offline(hub_home, photos, tmp_path_factory) -> dict:
     out = tmp_path_factory.mktemp("fixtures")
     build = [sys.executable, "-c", ONE_STEP_CLI, "fixtures", "build", "--checkpoint", HUB_ID,
              "--photo", str(photos["sample"]), "--second-photo", str(photos["second"]), "--out", str(out)]
-    runs = run_together({"timm": {"args": [sys.executable, "-c", TIMM_LOADS, str(blob)], "env": _offline_env(home)},
-                         "build": {"args": build, "env": _offline_env(home)}},
+    offline_env = offline_environment(home)
+    runs = run_together({"timm": {"args": [sys.executable, "-c", TIMM_LOADS, str(blob)], "env": offline_env},
+                         "build": {"args": build, "env": offline_env}},
                         tmp_path_factory.mktemp("offline-output"), timeout=300)
     return {**runs, "out": out}
 
@@ -143,22 +121,6 @@ def test_fixtures_hold_the_given_photographs_as_the_checkpoint_sees_them(built, 
     assert (gray[:, 0] == gray[:, 1]).all() and (gray[:, 1] == gray[:, 2]).all()  # grayscale became RGB
     assert (rgba == load_pixels(photos["second"]).numpy()).all()
     assert (rgba == load_pixels(SECOND.path).numpy()).all()  # alpha dropped, as timm's loader does
-
-
-@pytest.mark.slow
-def test_grading_with_those_fixtures_works(built, hub_home):
-    from grader.runner.grader import Grader, GradeOptions
-
-    grader = Grader(GradeOptions(fixtures=built, steps=(BUILT_STEP,)))
-    try:
-        result = grader.grade(paths.SOLUTIONS.resolve())
-    finally:
-        grader.close()
-    assert result.checkpoint["id"] == HUB_ID and result.checkpoint["sha256"] == hub_home[1].name
-    (step,) = result.steps
-    assert step.status == "passed" and step.score == step.max_score > 0
-    assert {t.visibility for t in step.tests} == {"visible", "hidden"}
-    assert all(t.status == "passed" for t in step.tests), [(t.name, t.message) for t in step.tests]
 
 
 def _app():

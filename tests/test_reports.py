@@ -231,7 +231,7 @@ def test_csv_has_one_row_per_submission_in_registry_column_order() -> None:
     reader = csv.DictReader(StringIO(text))
     rows = list(reader)
     assert reader.fieldnames == ["submission", "score", "max_score", *STEP_IDS,
-                                 *(f"{s} status" for s in STEP_IDS), "note"]
+                                 *(f"{s} status" for s in STEP_IDS), "note", "commit"]
     assert [r["submission"] for r in rows] == ["alice", "bob", "'=cmd|calc"]
     assert float(rows[0]["score"]) == 17.5 and float(rows[0]["max_score"]) == 80
     assert float(rows[0]["05_attention"]) == 7.5 and rows[0]["08_occlusion status"] == "timeout"
@@ -359,8 +359,8 @@ def test_output_no_test_owns_and_the_sandbox_layers_reach_instructors_only() -> 
         assert IMPORT_OUTPUT in shown and "Landlock file access" in shown and "no CAP_SYS_ADMIN" in shown
     for withheld in (plain_render(result, show_hidden_messages=False), to_html(result, show_hidden_messages=False)):
         assert IMPORT_OUTPUT not in withheld and "Landlock" not in withheld and "Sandbox" not in withheld
-    for show_hidden in (False, True):
-        document = json.loads(to_gradescope(result, show_hidden=show_hidden))
+    for visibility in ("after_published", "visible"):  # withheld, and everything shown at once
+        document = json.loads(to_gradescope(result, visibility))
         visible = document["output"] + "".join(test["output"] for test in document["tests"])
         assert IMPORT_OUTPUT not in visible and "Landlock" not in visible and "andbox" not in visible
     log = instructors_log(result)

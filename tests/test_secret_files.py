@@ -62,7 +62,7 @@ def test_the_release_copies_no_secret():
 
 
 def _closing_line() -> str:
-    script = RUN_AUTOGRADER.format(stop_after=60, per_step=5, within=50, show_hidden="")
+    script = RUN_AUTOGRADER.format(stop_after=60, per_step=5, within=50, options="")
     (line,) = [line for line in script.splitlines() if line.startswith("chmod ")]
     return line
 

@@ -61,6 +61,7 @@ _STUDENT_HELP = ("Auto-graded exercises for the Vision Transformer lecture (visi
                  "`vitgrade list` for progress.")
 _INSTRUCTOR_HELP = (" Instructors: `vitgrade validate`, `vitgrade fixtures build`, `vitgrade release OUT`. "
                     "CI: `vitgrade grade SUBMISSION --format json|junit|gradescope`. "
+                    "Repositories: `vitgrade fetch ROSTER --into CLASS`, then `vitgrade grade CLASS --csv F`. "
                     "A class on Gradescope: `vitgrade autograder gradescope`.")
 
 app = typer.Typer(
@@ -83,6 +84,7 @@ COMMANDS = [
     ("list", "grader.cli.list_steps:list_steps", STUDENT),
     ("check", "grader.cli.check:check", STUDENT),
     ("grade", "grader.cli.grade:grade", INSTRUCTOR),
+    ("fetch", "grader.cli.fetch:fetch", INSTRUCTOR),
     ("gradebook", "grader.cli.gradebook:gradebook", INSTRUCTOR),
     ("validate", "grader.cli.validate:validate", INSTRUCTOR),
     ("predict", "grader.cli.predict:predict", STUDENT),

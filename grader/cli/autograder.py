@@ -20,10 +20,13 @@ def gradescope(
     time_limit: Annotated[int, typer.Option(
         metavar="S", help="The assignment's timeout in Gradescope's autograder settings, seconds; a tenth "
         "of it (30 s at least) is kept for starting the grader and writing results.")] = 600,
-    show_hidden: Annotated[bool, typer.Option(
-        "--show-hidden", help="Show students the hidden tests' results and their full score at once. "
-        "By default they see the visible tests' points and how many hidden tests were graded; the "
-        "rest, with the total, once grades are published.")] = False,
+    visibility: Annotated[str, typer.Option(metavar="WHEN", help=(
+        "When students see the hidden tests' results and their total score, in Gradescope's words: "
+        "after_published (when you publish grades), after_due_date, hidden (never) or visible (at once). "
+        "Until then they see the visible tests' points and how many hidden tests were graded."))] = "after_published",
+    points: Annotated[float | None, typer.Option(metavar="N", help=(
+        "The assignment's autograder points, where it has manual questions beside them: the score "
+        "Gradescope records is scaled from the kit's total to N."))] = None,
 ) -> None:
     """Write Gradescope's autograder.zip: setup.sh and run_autograder at its root, then the kit
     (solutions and hidden fixtures; no tests/, no .git).
@@ -35,13 +38,19 @@ def gradescope(
     Exit status: 0 written, 2 fixtures not matching their manifest or ZIP not writable.
     """
     from grader.expected.store import FixtureError
-    from grader.platforms.gradescope import MIN_STEP_SECONDS, budget, shortest_time_limit, write_bundle
+    from grader.platforms.gradescope import MIN_STEP_SECONDS, Shown, budget, shortest_time_limit, write_bundle
+    from grader.reports.gradescope import VISIBILITIES
+
+    if visibility not in VISIBILITIES:
+        fail(f"--visibility {visibility}: choose one of {', '.join(VISIBILITIES)}")
+    if points is not None and not 0 < points < float("inf"):
+        fail(f"--points {points:g}: the assignment's autograder points are a positive number")
 
     if time_limit < shortest_time_limit():
         fail(f"--time-limit {time_limit} is too short: each of the 8 steps needs {MIN_STEP_SECONDS} s on "
              f"Gradescope's half CPU, so set the assignment's timeout to {shortest_time_limit()} s or more")
     try:
-        names = write_bundle(out_file, paths.KIT_ROOT, time_limit, show_hidden=show_hidden)
+        names = write_bundle(out_file, paths.KIT_ROOT, time_limit, Shown(visibility, points))
     except FixtureError as error:
         fail(str(error))
     except OSError as error:
@@ -53,5 +62,11 @@ def gradescope(
               "fixture files)", markup=False)
     out.print(f"  {shares.per_step:g} s per step; {shares.margin} s of the {time_limit} s kept for start-up and "
               f"results (--time-limit {time_limit})", markup=False)
-    shown = "at once (--show-hidden)" if show_hidden else "once grades are published"
-    out.print(f"  students see hidden tests' results and their total score {shown}", markup=False)
+    out.print(f"  students see hidden tests' results and their total score {_WHEN[visibility]} "
+              f"(--visibility {visibility})", markup=False)
+    if points is not None:
+        out.print(f"  the score is scaled to the assignment's {points:g} autograder points (--points)", markup=False)
+
+
+_WHEN = {"after_published": "once grades are published", "after_due_date": "after the due date",
+         "hidden": "never", "visible": "at once"}

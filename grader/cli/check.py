@@ -12,9 +12,9 @@ from grader.cli.common import fail
 from grader.cli.grading import exit_code, resolve_folder, resolve_steps, run_grader, write
 from grader.graded_files import GradedFiles
 from grader.results import SubmissionResult
+from grader.signals import STOPPED_EXIT
 from grader.steps import DEFAULT_TIMEOUT
 
-EXIT_INTERRUPTED = 130  # Ctrl-C before the first result: the shells' status for SIGINT
 
 
 def check(
@@ -78,7 +78,7 @@ def _check(folder: Path, chosen: tuple[str, ...], format: str, output: Path | No
 
 def _watch_and_check(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool) -> int:
     last = _watch(folder, chosen, timeout, show_output)
-    return exit_code([last]) if last is not None else EXIT_INTERRUPTED
+    return exit_code([last]) if last is not None else STOPPED_EXIT["SIGINT"]  # Ctrl-C before the first result
 
 
 def _watch(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool) -> SubmissionResult | None:

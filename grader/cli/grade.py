@@ -10,18 +10,15 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 from grader import paths
-from grader.cli.common import err, fail, report_console
+from grader.cli.common import EXIT_FAILED, err, fail, progress, report_console
 from grader.cli.grading import exit_code, write
 from grader.graded_files import GradedFiles
 from grader.results import SubmissionResult
+from grader.signals import STOPPED_EXIT, answered_by
 from grader.steps import DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from grader.platforms.classes import ClassRun
-
-#: Exit statuses of a run stopped by a signal, as a shell reports a process killed by it (128 + n).
-_STOPPED_EXIT = {"SIGINT": 130, "SIGTERM": 143}
-
 
 def grade(
     submissions: Annotated[list[Path] | None, typer.Argument(
@@ -60,7 +57,8 @@ def grade(
     fixture error, 130 or 143 stopped by Ctrl-C or SIGTERM.
     """
     from grader.cli.grading import resolve_steps
-    from grader.platforms.classes import expand_submissions, grade_class
+    from grader.expected.store import FixtureError
+    from grader.platforms.classes import ClassError, expand_submissions, grade_class
     from grader.runner.runners import started_ahead, worth_starting_ahead
 
     _check_numbers(jobs, timeout)
@@ -68,7 +66,10 @@ def grade(
     folders = ([paths.SOLUTIONS] if solutions else []) + list(submissions or [])
     if not folders:
         fail("name a SUBMISSION folder, or --solutions")
-    found = expand_submissions(folders)
+    try:
+        found = expand_submissions(folders)
+    except ClassError as error:
+        fail(str(error))
     if format == "gradescope" and len(found) != 1:
         fail("--format gradescope writes one submission's results.json; grade them one at a time")
     kept = results or (csv.with_name(f"{csv.stem}.results") if csv is not None else None)
@@ -76,8 +77,11 @@ def grade(
         fail("--resume reads the kept results: give the --csv or --results of the run to resume")
     with ExitStack() as after_grading:
         with started_ahead(worth_starting_ahead(jobs)):
-            run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
-                              resume=resume)
+            try:
+                run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
+                                  resume=resume, progress=progress)
+            except (ClassError, FixtureError) as error:
+                fail(str(error))
             late = after_grading.enter_context(_reports_finished_first())  # before the runner's end
         graded = GradedFiles.of(found[0].folder, tuple(s.id for s in run.results[0].steps)) \
             if len(found) == 1 and run.results else None
@@ -85,11 +89,11 @@ def grade(
                        show_output=show_output, graded=graded)
     if run.stopped_by:
         _say_stopped(run, kept)
-        raise typer.Exit(_STOPPED_EXIT.get(run.stopped_by, 1))
+        raise typer.Exit(STOPPED_EXIT.get(run.stopped_by, EXIT_FAILED))
     if late:
         err.print(f"vitgrade: stopped by {late[0]} once grading had ended: every result and report "
                   "was written", markup=False)
-        raise typer.Exit(_STOPPED_EXIT[late[0]])
+        raise typer.Exit(STOPPED_EXIT[late[0]])
     raise typer.Exit(exit_code(run.results))
 
 
@@ -100,22 +104,14 @@ def _reports_finished_first() -> Iterator[list[str]]:
     place. Yields the names of the signals that came meanwhile; the command then ends as stopped
     by the first."""
     import signal
-    import threading
 
     came: list[str] = []
-    if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
-        yield came
-        return
 
     def remember(number: int, frame: object) -> None:
         came.append(signal.Signals(number).name)
 
-    previous = {number: signal.signal(number, remember) for number in (signal.SIGINT, signal.SIGTERM)}
-    try:
+    with answered_by(remember):
         yield came
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
 
 
 def _check_numbers(jobs: int, timeout: float) -> None:

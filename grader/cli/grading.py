@@ -2,20 +2,14 @@
 the grader with a progress display, and writing results in the chosen format."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from grader import paths
 from grader.cli.common import EXIT_FAILED, EXIT_OK, fail, interactive, out, progress
 from grader.results import SubmissionResult
 from grader.steps import STEP_IDS, UnknownStep, get_step
-
-if TYPE_CHECKING:
-    from grader.runner.grader import GradeOptions
-
-#: Called with (index among the submissions, result) as soon as a submission is graded.
-Keep = Callable[[int, SubmissionResult], None]
+from grader.submissions import grade_in_turn
 
 
 def resolve_steps(step_ids: Iterable[str] | None, all_steps: bool = False) -> tuple[str, ...]:
@@ -38,10 +32,6 @@ def resolve_folder(submission: Path | None, solutions: bool, default: Path = pat
     return folder.resolve()
 
 
-def is_submission(folder: Path) -> bool:
-    return any((folder / f"{s}.py").exists() for s in STEP_IDS)
-
-
 def run_grader(submissions: list[Path], steps: tuple[str, ...], *, hidden: bool, timeout: float,
                references: bool = True) -> list[SubmissionResult]:
     """Grade each submission, one after the other, with one grader."""
@@ -51,31 +41,10 @@ def run_grader(submissions: list[Path], steps: tuple[str, ...], *, hidden: bool,
     options = GradeOptions(hidden=hidden, references=references, timeout=timeout, steps=steps)
     try:
         results: list[SubmissionResult] = []
-        grade_serial(list(enumerate(submissions)), options, lambda _, result: results.append(result))
+        grade_in_turn(list(enumerate(submissions)), options, lambda _, result: results.append(result), progress)
         return results
     except FixtureError as error:
         fail(str(error))
-
-
-def grade_serial(todo: list[tuple[int, Path]], options: GradeOptions, keep: Keep) -> None:
-    """Grade `todo` (index, folder) in this process, handing each result to `keep` as it comes.
-
-    Raises:
-        FixtureError: the fixtures are missing or do not match their manifest.
-    """
-    from grader.runner.grader import Grader
-
-    if not todo:  # every folder kept from an earlier run, or ungradable: no grader to start
-        return
-    with progress("grading", len(todo) * len(options.steps)) as advance:
-        options.on_step = lambda step_id: advance(1, f"grading {step_id}")
-        grader = Grader(options)
-        try:
-            for index, folder in todo:
-                keep(index, grader.grade(folder))
-        finally:
-            grader.close()
-            options.on_step = None
 
 
 def exit_code(results: list[SubmissionResult]) -> int:

@@ -25,8 +25,24 @@ DEFAULT_IMPL: Impl = "solutions" if SOLUTIONS.is_dir() else "exercises"
 #: The options every such command takes, in the same words.
 IMPL_HELP = "Whose steps to run: the reference solutions or exercises/."
 SUBMISSION_HELP = "A folder of step files to run instead; overrides --impl."
-CHECKPOINT_HELP = ("stand-in, the hub id of the lecture's checkpoint, or a "
-                   ".safetensors/.pth/.npz file.")
+CHECKPOINT_HELP = ("fixtures (the checkpoint the test data were built from, as fixtures/manifest.json names it), "
+                   "stand-in, the hub id of the lecture's checkpoint, or a .safetensors/.pth/.npz file.")
+#: --checkpoint's default: every copy of the kit, a student release built from the lecture's
+#: checkpoint too, ships the checkpoint its fixtures came from.
+FIXTURES_CHECKPOINT = "fixtures"
+
+
+def checkpoint_source(source: str) -> str:
+    """`fixtures` as the checkpoint file the fixtures' manifest names; any other source as given."""
+    if source != FIXTURES_CHECKPOINT:
+        return source
+    from grader.expected.store import FixtureError, load_manifest
+    from grader.paths import FIXTURES
+
+    try:
+        return str(FIXTURES / load_manifest(FIXTURES)["checkpoint"]["file"])
+    except (FixtureError, KeyError) as error:
+        fail(f"--checkpoint fixtures: the fixtures' manifest names no checkpoint ({error})")
 
 
 def folder_of(impl: Impl, submission: Path | None) -> Path:

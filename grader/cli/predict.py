@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Annotated, Literal
 import typer
 
 from grader.cli.common import err, fail, out
-from grader.cli.implementation import (CHECKPOINT_HELP, DEFAULT_IMPL, SUBMISSION_HELP, Impl, folder_of, load_step,
-                                       reporting_failures, shown)
+from grader.cli.implementation import (CHECKPOINT_HELP, DEFAULT_IMPL, FIXTURES_CHECKPOINT, SUBMISSION_HELP, Impl,
+                                       checkpoint_source, folder_of, load_step, reporting_failures, shown)
 from grader.paths import step_file
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def predict(
     top: Annotated[int, typer.Option(metavar="K", help="How many classes to show, 1 to 1000.")] = 5,
     format: Annotated[Literal["rich", "json"], typer.Option(
         help="rich: a table on a terminal, plain lines otherwise; json: one object.")] = "rich",
-    checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = "stand-in",
+    checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = FIXTURES_CHECKPOINT,
 ) -> None:
     """Classify PHOTO with the ViT assembled from the steps (vit_forward).
 
@@ -38,8 +38,9 @@ def predict(
     normalize), then 07_head.py's vit_forward, then a softmax over the
     1,000 ImageNet classes (pages 39-40).
 
-    With the stand-in checkpoint (the default) these are NOT the lecture's
-    predictions: its weights are seeded. --checkpoint hub gives the real ones.
+    The checkpoint is the one the fixtures were built from unless --checkpoint
+    says otherwise. With the committed stand-in these are NOT the lecture's
+    predictions (its weights are seeded); --checkpoint hub gives the real ones.
     """
     if not 1 <= top <= 1000:
         fail(f"--top must be between 1 and 1000, got {top}")
@@ -52,7 +53,7 @@ def predict(
 
     try:
         image = load_image(photo)  # (1, 3, 224, 224), normalized
-        ck = load_checkpoint(checkpoint)
+        ck = load_checkpoint(checkpoint_source(checkpoint))
     except (PhotoError, CheckpointError) as error:
         fail(str(error))
     logits = _run(folder, image, ck.params())  # (1, 1000)

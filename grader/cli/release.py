@@ -229,7 +229,13 @@ def student_readme(manifest: dict) -> str:
                    "architecture, not from the lecture's trained ViT-Ti/16: the numbers in the messages "
                    "differ from the slides, the conventions are the same.\n")
     return _README.format(rows=rows, total=total, timeout=f"{DEFAULT_TIMEOUT:g}",
-                          memory=f"{DEFAULT_MEMORY / 2**30:g}", standin=standin)
+                          memory=f"{DEFAULT_MEMORY / 2**30:g}", standin=standin, photo=sample_photo(manifest))
+
+
+def sample_photo(manifest: dict) -> str:
+    """The file name of the photograph the visible tests are built from, as the manifest records it
+    (fixtures built from the instructor's own photographs name theirs)."""
+    return next(name for name, photo in manifest["photos"].items() if photo["role"] == "sample")
 
 
 _README = """\
@@ -299,7 +305,7 @@ Each test is one line: ✓ passed, ✗ failed, ! error (your code raised an exce
 ## How grading works
 
 - **Visible and hidden tests.** `vitgrade check` runs the visible tests, built from the sample
-  photograph (`fixtures/photos/cat.png`). When your work is graded, hidden tests are added: a second
+  photograph (`fixtures/photos/{photo}`). When your work is graded, hidden tests are added: a second
   photograph and random inputs of other sizes (other image and patch sizes, other numbers of
   tokens, features and heads, batches of two images). Code that only fits the sample photo, with a
   hard-coded 14, 196, 192, 3 heads or 64, passes `check` and fails there. The hidden tests are not

@@ -14,9 +14,9 @@ from collections.abc import Callable
 import typer
 
 from grader.cli.common import fail, out, progress
-from grader.cli.implementation import (CHECKPOINT_HELP, DEFAULT_IMPL, IMPL_HELP, SUBMISSION_HELP, Impl,
-                                       WrongOutput,
-                                       folder_of, load_step, reporting_failures, shown)
+from grader.cli.implementation import (CHECKPOINT_HELP, DEFAULT_IMPL, FIXTURES_CHECKPOINT, IMPL_HELP, SUBMISSION_HELP,
+                                       Impl, WrongOutput, checkpoint_source, folder_of, load_step,
+                                       reporting_failures, shown)
 from grader.paths import step_file
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def attention(
     = "P74",
     impl: Annotated[Impl, typer.Option(help=IMPL_HELP)] = DEFAULT_IMPL,
     submission: Annotated[Path | None, typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
-    checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = "stand-in",
+    checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = FIXTURES_CHECKPOINT,
 ) -> None:
     """Draw one query's attention weights over PHOTO (page 33).
 
@@ -90,7 +90,7 @@ def occlusion(
         "photo's top-1 class.", show_default=False)] = None,
     impl: Annotated[Impl, typer.Option(help=IMPL_HELP)] = DEFAULT_IMPL,
     submission: Annotated[Path | None, typer.Option(metavar="DIR", help=SUBMISSION_HELP)] = None,
-    checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = "stand-in",
+    checkpoint: Annotated[str, typer.Option(metavar="SOURCE", help=CHECKPOINT_HELP)] = FIXTURES_CHECKPOINT,
 ) -> None:
     """Draw how covering parts of PHOTO changes P(target) (pages 43-44).
 
@@ -198,7 +198,7 @@ def _inputs(photo: Path, checkpoint: str) -> tuple[Image.Image, torch.Tensor, Ch
 
     try:
         pixels = load_pixels(photo)  # (1, 3, 224, 224) uint8
-        ck = load_checkpoint(checkpoint)
+        ck = load_checkpoint(checkpoint_source(checkpoint))
     except (PhotoError, CheckpointError) as error:
         fail(str(error))
     drawn = Image.fromarray(pixels[0].permute(1, 2, 0).numpy(), "RGB")  # (224, 224, 3)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,14 +16,19 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from grader import paths
-from grader.cli.common import fail, progress
-from grader.cli.grading import Keep, grade_serial, is_submission
 from grader.platforms.uploads import REASON_FILE, no_step_file_reason
 from grader.results import SubmissionResult
+from grader.signals import STOPPING, answered_by
 from grader.steps import STEP_IDS, get_step
+from grader.submissions import Keep, Progress, grade_in_turn, is_submission, unseen
 
 if TYPE_CHECKING:
+    from grader.platforms.fetch import Repository
     from grader.runner.grader import GradeOptions
+
+
+class ClassError(Exception):
+    """A class that cannot be graded as given; the message says why, in one line."""
 
 
 @dataclass(frozen=True)
@@ -30,37 +36,88 @@ class Submission:
     """One submission folder as found on the command line or in a class folder."""
 
     folder: Path
+    """Where its step files are."""
     not_graded: str = ""
     """Why it cannot be graded (a class's folder with no step file); empty when it can."""
+    repository: Path | None = None
+    """The cloned repository whose `exercises/` is `folder`; None where `folder` is the submission."""
+
+    @property
+    def home(self) -> Path:
+        """The folder that stands for it: the repository, or the folder of step files."""
+        return self.repository or self.folder
 
     @property
     def name(self) -> str:
         """The folder's name: the gradebook's row and the name of its result file."""
-        return self.folder.name
+        return self.home.name
+
+    def fetched(self) -> dict[str, str]:
+        """What `vitgrade fetch` recorded of it (repository URL, ref, commit); empty where nothing."""
+        from grader.platforms.fetch import FETCHED_FILE
+
+        record = self.home / FETCHED_FILE
+        if not record.is_file() or record.is_symlink():
+            return {}
+        try:
+            given = json.loads(record.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, ValueError):
+            return {}
+        if not isinstance(given, dict):
+            return {}
+        commit = str(given.get("commit", ""))
+        return {"repository": str(given.get("repository", "")),
+                "commit": commit if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", commit) else ""}
 
 
 def expand_submissions(folders: list[Path]) -> list[Submission]:
-    """A folder of step files is one submission; a folder of such folders is a class of them.
+    """A folder of step files, or a repository with them in `exercises/`, is one submission; a
+    folder of such folders is a class of them.
 
     In a class every folder is a submission, also one with no step file: it scores 0 and says why,
-    so a misnamed upload never leaves a student out of the gradebook.
+    so a misnamed upload never leaves a student out of the gradebook. A cloned repository's README,
+    .git and anything else beside its `exercises/` are not graded; its row is named by its folder.
+
+    Raises:
+        ClassError: a folder that is missing, holds no submission, or two submissions of one name.
     """
     found: list[Submission] = []
     for folder in folders:
         if not folder.is_dir():
-            fail(f"no such folder: {folder}")
-        if is_submission(folder):
-            found.append(Submission(folder.resolve()))
+            raise ClassError(f"no such folder: {folder}")
+        if (one := _found(folder.resolve())) is not None:
+            found.append(one)
             continue
         inner = sorted(p.resolve() for p in folder.iterdir() if p.is_dir() and not p.name.startswith((".", "__")))
-        if not any(is_submission(p) for p in inner) and not any((p / REASON_FILE).is_file() for p in inner):
-            fail(f"{folder} holds no step files (01_flatten.py ... 08_occlusion.py) and no submission folders")
-        found += [Submission(p) if is_submission(p) else Submission(p, no_step_file_reason(p)) for p in inner]
+        members = [_found(p) for p in inner]
+        if not any(members) and not any((p / REASON_FILE).is_file() for p in inner):
+            raise ClassError(f"{folder} holds no step files (01_flatten.py ... 08_occlusion.py), in exercises/ "
+                             "or not, and no submission folders")
+        found += [member or Submission(p, _no_step_files(p)) for p, member in zip(inner, members)]
     names = [submission.name for submission in found]
     if len(found) > 1 and len(set(names)) < len(names):
         twice = sorted({name for name in names if names.count(name) > 1})
-        fail(f"two submissions are named {twice[0]}: a gradebook names each by its folder, so grade them apart")
+        raise ClassError(f"two submissions are named {twice[0]}: a gradebook names each by its folder, so grade "
+                         "them apart")
     return found
+
+
+def _found(folder: Path) -> Submission | None:
+    """`folder` as a submission: its own step files, or those of its `exercises/`; None if neither."""
+    if is_submission(folder):
+        return Submission(folder)
+    exercises = folder / "exercises"
+    if exercises.is_dir() and not exercises.is_symlink() and is_submission(exercises):
+        return Submission(exercises, repository=folder)
+    return None
+
+
+def _no_step_files(folder: Path) -> str:
+    """Why a class's folder scores 0: its REASON.txt, else what its `exercises/` (or itself) holds."""
+    exercises = folder / "exercises"
+    if (folder / REASON_FILE).is_file() or not exercises.is_dir() or exercises.is_symlink():
+        return no_step_file_reason(folder)
+    return "exercises/: " + no_step_file_reason(exercises)
 
 
 _POOL_GRADER = None  # each process of a --jobs pool keeps one Grader (and runner) for all its submissions
@@ -111,7 +168,8 @@ def _grade_in_pool(item: tuple[int, Path, bool]) -> tuple[int, SubmissionResult]
     return index, _POOL_GRADER.grade(folder, ahead=True if last else None)
 
 
-def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep) -> None:
+def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep,
+                    progress: Progress) -> None:
     """Submissions shared out over `jobs` judge processes, each result kept as soon as it is graded;
     the judges are ours, so their pickled results are trusted (student code only ever runs in the
     sandboxed workers below them). Stopped, the judges are ended at once and the pool shut down:
@@ -198,7 +256,8 @@ class ClassRun:
 
 
 def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden: bool, timeout: float,
-                jobs: int = 1, kept: Path | None = None, resume: bool = False) -> ClassRun:
+                jobs: int = 1, kept: Path | None = None, resume: bool = False,
+                progress: Progress = unseen) -> ClassRun:
     """Grade a class, each result written to `kept` as soon as it is graded.
 
     Ctrl-C or SIGTERM stop grading as before, but what was graded stays: the finished results are
@@ -214,40 +273,41 @@ def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden
             was graded from) per submission; None keeps nothing.
         resume: Read back each kept result whose submission and grading options are unchanged,
             and grade only the others.
+        progress: Where grading shows how far it is.
+
+    Raises:
+        FixtureError: the fixtures are missing or do not match their manifest.
+        ClassError: the results folder cannot be written.
     """
-    from grader.expected.store import FixtureError
     from grader.runner.grader import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=True, timeout=timeout, steps=steps)
     found: list[SubmissionResult | None] = [None] * len(submissions)
-    try:
-        grading = _grading_key(options)
-        keys = [_submission_key(submission, grading) for submission in submissions]
-        todo: list[tuple[int, Path]] = []
-        for index, submission in enumerate(submissions):
-            if resume and kept is not None and (earlier := _kept(kept, submission.name, keys[index])):
-                found[index] = earlier
-            elif submission.not_graded:
-                found[index] = _not_graded(submission, steps)
-                _keep(kept, submission.name, found[index], keys[index])
-            else:
-                todo.append((index, submission.folder))
+    grading = _grading_key(options)
+    keys = [_submission_key(submission, grading) for submission in submissions]
+    todo: list[tuple[int, Path]] = []
+    for index, submission in enumerate(submissions):
+        if resume and kept is not None and (earlier := _kept(kept, submission.name, keys[index])):
+            found[index] = earlier
+        elif submission.not_graded:
+            found[index] = _as_found(_not_graded(submission, steps), submission)
+            _keep(kept, submission.name, found[index], keys[index])
+        else:
+            todo.append((index, submission.folder))
 
-        def keep(index: int, result: SubmissionResult) -> None:
-            found[index] = result
-            _keep(kept, submissions[index].name, result, keys[index])
+    def keep(index: int, result: SubmissionResult) -> None:
+        found[index] = _as_found(result, submissions[index])
+        _keep(kept, submissions[index].name, found[index], keys[index])
 
-        pooled = len(todo) > 1
-        stopped_by = _grade_until_stopped(todo, options, jobs, keep, pooled)
-    except FixtureError as error:
-        fail(str(error))
+    pooled = len(todo) > 1
+    stopped_by = _grade_until_stopped(todo, options, jobs, keep, pooled, progress)
     results = [result for result in found if result is not None]
     left = len(found) - len(results)
     return ClassRun(results, graded=len(todo) - left, left=left, stopped_by=stopped_by)
 
 
 def _grade_until_stopped(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep,
-                         pooled: bool) -> str:
+                         pooled: bool, progress: Progress) -> str:
     """Grade `todo`; the name of the signal that stopped it, or empty when all were graded.
 
     Pooled, the grading runs in judge processes that ignore Ctrl-C, and this process alone answers
@@ -258,11 +318,11 @@ def _grade_until_stopped(todo: list[tuple[int, Path]], options: GradeOptions, jo
     from concurrent.futures.process import BrokenProcessPool
 
     if not pooled:
-        grade_serial(todo, options, keep)
+        grade_in_turn(todo, options, keep, progress)
         return ""
     try:
         with _stopped_by_signals():
-            _grade_parallel(todo, options, jobs, keep)
+            _grade_parallel(todo, options, jobs, keep, progress)
     except _Stopped as stop:
         return stop.signal_name
     except BrokenProcessPool:
@@ -284,22 +344,21 @@ def _stopped_by_signals() -> Iterator[None]:
     signal cannot interrupt the clean-up that keeps what was graded."""
     import signal
 
-    interrupt = signal.getsignal(signal.SIGINT)
-
     def stop(number: int, frame: object) -> None:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        for stopping in STOPPING:
+            signal.signal(stopping, signal.SIG_IGN)
         raise _Stopped(signal.Signals(number).name)
 
-    terminate = signal.signal(signal.SIGTERM, stop)
-    try:
+    with answered_by(stop):
         yield
-    except KeyboardInterrupt:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        raise _Stopped("SIGINT") from None
-    finally:
-        signal.signal(signal.SIGTERM, terminate)
-        signal.signal(signal.SIGINT, interrupt)
+
+
+def _as_found(result: SubmissionResult, submission: Submission) -> SubmissionResult:
+    """The result named by the folder that stands for the submission (a repository, not its
+    exercises/), with the repository and commit it was fetched from."""
+    record = submission.fetched()
+    return replace(result, submission=_shown(submission.home), repository=record.get("repository", ""),
+                   commit=record.get("commit", ""))
 
 
 def _grading_key(options: GradeOptions) -> str:
@@ -324,6 +383,7 @@ def _submission_key(submission: Submission, grading: str) -> str:
             content = b"absent"
         digest.update(f"{step_id}\0{len(content)}\0".encode() + content)
     digest.update(b"not graded:" + submission.not_graded.encode())
+    digest.update(b"fetched:" + json.dumps(submission.fetched(), sort_keys=True).encode())
     return digest.hexdigest()
 
 
@@ -338,7 +398,7 @@ def _keep(folder: Path | None, name: str, result: SubmissionResult, key: str) ->
         paths.write_whole(folder / f"{name}.json", to_json([result]))
         paths.write_whole(folder / f"{name}.sha256", key + "\n")
     except OSError as error:
-        fail(f"cannot write the results folder {folder}: {error.strerror or error}")
+        raise ClassError(f"cannot write the results folder {folder}: {error.strerror or error}") from None
 
 
 def _kept(folder: Path, name: str, key: str) -> SubmissionResult | None:
@@ -355,18 +415,47 @@ def _kept(folder: Path, name: str, key: str) -> SubmissionResult | None:
 
 def _not_graded(submission: Submission, steps: tuple[str, ...]) -> SubmissionResult:
     """0 for every step, and why: a class's folder with no step file still has its row."""
+    return not_graded(_shown(submission.home), submission.not_graded, steps)
+
+
+def not_graded(submission: str, reason: str, steps: tuple[str, ...] = STEP_IDS) -> SubmissionResult:
+    """A result of 0 for every step of `steps`, saying why nothing was graded."""
     from grader.expected.store import load_manifest
     from grader.results import SandboxReport, StepResult
 
     checkpoint = load_manifest(paths.FIXTURES)["checkpoint"]
     graded = [get_step(step_id) for step_id in steps]
     return SubmissionResult(
-        submission=_shown(submission.folder),
+        submission=submission,
         checkpoint={k: checkpoint[k] for k in ("id", "kind", "sha256")},
         steps=[StepResult(id=step.id, title=step.title, pages=step.pages, score=0.0, max_score=step.points,
-                          status="not_attempted", notes=[submission.not_graded]) for step in graded],
+                          status="not_attempted", notes=[reason]) for step in graded],
         sandbox=SandboxReport(level="not run", missing=["no code ran: nothing to grade"]),
-        not_graded=submission.not_graded)
+        not_graded=reason)
+
+
+def by_roster(results: list[SubmissionResult], repositories: list[Repository]) -> tuple[list[SubmissionResult], int]:
+    """One result per roster line, in roster order: the one its own grading produced (named by the
+    repository's folder, and fetched from that repository where it says), else 0 and why.
+
+    Returns:
+        The results, and how many of those given belong to no roster line (left out).
+    """
+    from grader.reports.gradebook import folder_name
+
+    rows: list[SubmissionResult] = []
+    claimed: set[int] = set()
+    for repository in repositories:
+        own = [i for i, result in enumerate(results) if folder_name(result.submission) == repository.folder
+               and result.repository in ("", repository.shown)]
+        claimed.update(own)
+        if len(own) == 1:
+            rows.append(results[own[0]])
+        else:
+            reason = (f"{len(own)} results claim {repository.shown}: grade it once" if own else
+                      f"no result for {repository.shown}: its grading did not finish")
+            rows.append(replace(not_graded(repository.folder, reason), repository=repository.shown))
+    return rows, len(results) - len(claimed)
 
 
 def _shown(folder: Path) -> str:

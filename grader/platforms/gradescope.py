@@ -23,6 +23,7 @@ import tempfile
 import time
 import zipfile
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -100,6 +101,44 @@ def shortest_time_limit(steps: int = _STEPS) -> int:
     return limit
 
 
+@dataclass(frozen=True)
+class Shown:
+    """What students are shown: when the hidden tests appear, and the points the score counts for."""
+
+    visibility: str = "after_published"
+    """One of Gradescope's visibilities (grader.reports.gradescope.VISIBILITIES) for the hidden tests
+    and the total."""
+    points: float | None = None
+    """The assignment's autograder points, where the score is scaled to them (manual questions beside it)."""
+
+    def options(self) -> str:
+        """These choices on run_autograder's command line."""
+        return f" --visibility {self.visibility}" + (f" --points {self.points:g}" if self.points is not None else "")
+
+
+def submission_facts(metadata: Path) -> tuple[int | None, float | None]:
+    """(attempt, seconds late) from Gradescope's submission_metadata.json: the attempt counts the
+    previous submissions; lateness is measured from the student's own due date (an extension)
+    where Gradescope gives one, else the assignment's, and is 0 on time. None where not known."""
+    try:
+        given = json.loads(metadata.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None, None
+    if not isinstance(given, dict):
+        return None, None
+    previous = given.get("previous_submissions")
+    attempt = len(previous) + 1 if isinstance(previous, list) else None
+    users = given.get("users") if isinstance(given.get("users"), list) else []
+    own = [user["assignment"] for user in users if isinstance(user, dict) and isinstance(user.get("assignment"), dict)]
+    assignment = given.get("assignment") if isinstance(given.get("assignment"), dict) else {}
+    due = next((a.get("due_date") for a in own if a.get("due_date")), None) or assignment.get("due_date")
+    try:
+        late = (datetime.fromisoformat(given["created_at"]) - datetime.fromisoformat(due)).total_seconds()
+    except (KeyError, TypeError, ValueError):
+        return attempt, None
+    return attempt, round(max(late, 0.0), 3)
+
+
 def bundle_files(kit: Path) -> dict[str, Path]:
     """Every kit file the bundle carries: path in the zip -> file.
 
@@ -128,22 +167,21 @@ def _is_cache(relative: Path) -> bool:
         any(part.startswith(".") for part in relative.parts)
 
 
-def write_bundle(out: Path, kit: Path, time_limit: int = DEFAULT_TIME_LIMIT, show_hidden: bool = False) -> list[str]:
+def write_bundle(out: Path, kit: Path, time_limit: int = DEFAULT_TIME_LIMIT, shown: Shown | None = None) -> list[str]:
     """Gradescope's autograder.zip: setup.sh and run_autograder at the root, then the kit.
 
     Args:
         out: The zip to write.
         kit: The instructor's kit (solutions and hidden fixtures present).
         time_limit: The assignment's timeout in Gradescope's settings, seconds.
-        show_hidden: Show students the hidden tests' results and the full score at once, instead of
-            once grades are published.
+        shown: When students see the hidden tests, and the points the score is scaled to.
 
     Returns:
         The names written, in order.
     """
     shares = budget(time_limit)
     run = RUN_AUTOGRADER.format(stop_after=shares.stop_after, per_step=shares.per_step,
-                                within=shares.steps_within, show_hidden=" --show-hidden" if show_hidden else "")
+                                within=shares.steps_within, options=(shown or Shown()).options())
     scripts = {"setup.sh": SETUP_SH, "run_autograder": run}
     files = bundle_files(kit)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -163,17 +201,21 @@ def _entry(name: str, executable: bool) -> zipfile.ZipInfo:
     return info
 
 
-def run_autograder(root: Path, step_timeout: float, show_hidden: bool = False,
+def run_autograder(root: Path, step_timeout: float, shown: Shown | None = None,
                    deadline: float | None = None) -> None:
     """Grade root/submission with the hidden tests and write root/results/results.json.
 
     A bad upload gets score 0 and the reason, before any worker starts. The step files found are
     copied into a folder of their own, so the workers see them and nothing else of the upload.
     Each step's limit is `step_timeout`, shortened where needed so that every step has ended by
-    `deadline` (a `time.monotonic()` value; None: no deadline).
+    `deadline` (a `time.monotonic()` value; None: no deadline). The attempt and its lateness
+    (root/submission_metadata.json) go to the instructors' log and into the result.
     """
     results = root / "results" / "results.json"
     submission = root / "submission"
+    facts = submission_facts(root / "submission_metadata.json")
+    print(f"vitgrade: attempt {facts[0] if facts[0] is not None else 'unknown'}, "
+          f"{'lateness unknown' if facts[1] is None else f'{facts[1]:.0f} s late'}", flush=True)
     try:
         upload = find_step_files(submission)
     except BadUpload as error:
@@ -183,13 +225,17 @@ def run_autograder(root: Path, step_timeout: float, show_hidden: bool = False,
         folder = copy_step_files(upload, Path(work) / "submission")
         for path in (Path(work), folder, *folder.rglob("*")):  # for a worker running as uid 65534
             path.chmod(0o755 if path.is_dir() else 0o644)
-        document = _graded(folder, step_timeout, show_hidden, deadline)
+        document = _graded(folder, step_timeout, shown or Shown(), deadline, facts)
     document["output"] = upload.summary(submission) + "\n\n" + document["output"]
     _write(results, document)
 
 
-def _graded(folder: Path, step_timeout: float, show_hidden: bool, deadline: float | None) -> dict[str, Any]:
-    """The results.json of one clean submission folder, hidden tests included."""
+def _graded(folder: Path, step_timeout: float, shown: Shown, deadline: float | None,
+            facts: tuple[int | None, float | None]) -> dict[str, Any]:
+    """The results.json of one clean submission folder, hidden tests included, with the attempt
+    and lateness `facts`."""
+    from dataclasses import replace
+
     from grader.expected.store import FixtureError
     from grader.reports import to_gradescope
     from grader.reports.gradescope import instructors_log
@@ -204,8 +250,9 @@ def _graded(folder: Path, step_timeout: float, show_hidden: bool, deadline: floa
         result = grader.grade(folder) if deadline is None else _grade_within(grader, folder, step_timeout, deadline)
     finally:
         grader.close()
+    result = replace(result, attempt=facts[0], lateness=facts[1])
     print(instructors_log(result), flush=True)  # results/stdout: shown to instructors only
-    return json.loads(to_gradescope(result, show_hidden=show_hidden))
+    return json.loads(to_gradescope(result, shown.visibility, shown.points))
 
 
 #: A step's limit however late it starts: a step that starts after the deadline still says "timed out".
@@ -319,7 +366,7 @@ SOURCE="$(cd "$ROOT/source" 2>/dev/null && pwd -P)"
 # read (grader/secret_files.py), and Python's compiled copies of it, stay root's.
 chmod -R go-rwx """ + _CLOSED_SECRETS + """ 2>/dev/null
 VITGRADE_ROOT="$SOURCE" PYTHONPATH="$SOURCE" timeout --kill-after=5 {stop_after} \\
-    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step} --within {within}{show_hidden}
+    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step} --within {within}{options}
 status=$?
 # Only a clean exit vouches for results.json: a crash may leave one written by the student's code.
 if [ "$status" -ne 0 ] || [ ! -s "$RESULTS" ]; then
@@ -358,6 +405,8 @@ def memory_warning(files: tuple[Path, ...] = _CGROUP_LIMITS) -> str:
 def main() -> None:
     """Entry point inside the container (see RUN_AUTOGRADER)."""
     started = time.monotonic()
+    from grader.reports.gradescope import VISIBILITIES
+
     if warning := memory_warning():
         print(warning, flush=True)  # results/stdout: shown to instructors only
     parser = argparse.ArgumentParser(prog="python -m grader.platforms.gradescope")
@@ -366,11 +415,13 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="time limit per step, seconds")
     parser.add_argument("--within", type=float, default=None,
                         help="seconds from the start by which every step has ended (steps' limits shrink to fit)")
-    parser.add_argument("--show-hidden", action="store_true",
-                        help="show hidden tests and the full score to students at once")
+    parser.add_argument("--visibility", choices=VISIBILITIES, default=VISIBILITIES[0],
+                        help="when students see the hidden tests and the total score")
+    parser.add_argument("--points", type=float, default=None,
+                        help="the assignment's autograder points: the score is scaled to them")
     arguments = parser.parse_args()
     deadline = None if arguments.within is None else started + arguments.within
-    run_autograder(arguments.root, arguments.timeout, arguments.show_hidden, deadline)
+    run_autograder(arguments.root, arguments.timeout, Shown(arguments.visibility, arguments.points), deadline)
 
 
 if __name__ == "__main__":

@@ -50,7 +50,7 @@ class Upload:
         where = self.folder.relative_to(root).as_posix() if self.folder != root else "the top of your upload"
         lines = [f"Graded {len(self.files)} step file(s) from {where}: {', '.join(sorted(self.files))}."]
         if self.ignored:
-            lines.append(f"Not graded (not step files): {_listing([_hint(f) for f in self.ignored])}.")
+            lines.append(f"Not graded (not step files): {listing([named_hint(f) for f in self.ignored])}.")
         return "\n".join(lines)
 
 
@@ -140,17 +140,17 @@ def _no_step_files(files: list[str]) -> str:
     """Why nothing could be graded, for an upload with files but none named as a step."""
     archives = [f for f in files if f.lower().endswith(_ARCHIVES)]
     if archives:
-        return (f"Your upload holds an archive ({_listing(archives)}) instead of step files; "
+        return (f"Your upload holds an archive ({listing(archives)}) instead of step files; "
                 "archives inside the upload are not unpacked. " + _WHAT_TO_UPLOAD)
     python = [f for f in files if f.lower().endswith(".py")]
     if python:
-        return ("No file has a step's name. Found: " + _listing([_hint(f) for f in python])
+        return ("No file has a step's name. Found: " + listing([named_hint(f) for f in python])
                 + ". The names must be exactly 01_flatten.py, 02_project.py, 03_position.py, 04_cls.py, "
                 "05_attention.py, 06_block.py, 07_head.py, 08_occlusion.py.")
-    return f"Your upload holds no Python files (found: {_listing(files)}). " + _WHAT_TO_UPLOAD
+    return f"Your upload holds no Python files (found: {listing(files)}). " + _WHAT_TO_UPLOAD
 
 
-def _hint(name: str) -> str:
+def named_hint(name: str) -> str:
     """A misnamed Python file with the step name it was probably meant to have."""
     if not name.lower().endswith(".py"):
         return name
@@ -158,7 +158,7 @@ def _hint(name: str) -> str:
     return f"{name} (did you mean {close[0]}?)" if close else name
 
 
-def _listing(names: list[str]) -> str:
+def listing(names: list[str]) -> str:
     shown = ", ".join(names[:_LISTED])
     return shown + (f" and {len(names) - _LISTED} more" if len(names) > _LISTED else "")
 
@@ -198,4 +198,4 @@ def no_step_file_reason(folder: Path) -> str:
         return str(error).replace("Your upload", "The folder").split(". ")[0] + "."
     if not files:
         return "no step file: the folder is empty."
-    return f"no step file (01_flatten.py ... 08_occlusion.py); found: {_listing([_hint(f) for f in files])}."
+    return f"no step file (01_flatten.py ... 08_occlusion.py); found: {listing([named_hint(f) for f in files])}."

@@ -18,9 +18,10 @@ def to_csv(results: list[SubmissionResult]) -> str:
 
     Columns are `submission` (the submission's folder name, e.g. the student's), `score`,
     `max_score`, then every step id of the registry (its score), then `<step id> status`, then
-    `note` (why nothing was graded, for a folder with no step file); always all steps in registry
-    order, so gradebooks of different runs line up. A step a submission was not graded on has
-    empty cells.
+    `note` (why nothing was graded, for a folder with no step file), then `commit` (the full SHA
+    its step files were fetched at, where `vitgrade fetch` recorded one); always all steps in
+    registry order, so gradebooks of different runs line up. A step a submission was not graded on
+    has empty cells.
 
     Args:
         results: The graded submissions, one row each, in this order.
@@ -31,13 +32,14 @@ def to_csv(results: list[SubmissionResult]) -> str:
     buffer = StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["submission", "score", "max_score", *STEP_IDS,
-                     *(f"{step_id} status" for step_id in STEP_IDS), "note"])
+                     *(f"{step_id} status" for step_id in STEP_IDS), "note", "commit"])
     for result in results:
         steps = {step.id: step for step in result.steps}
         scores = [points(steps[i].score) if i in steps else "" for i in STEP_IDS]
         statuses = [steps[i].status if i in steps else "" for i in STEP_IDS]
         writer.writerow([_inert(folder_name(result.submission)), points(result.score),
-                         points(result.max_score), *scores, *statuses, _inert(result.not_graded)])
+                         points(result.max_score), *scores, *statuses, _inert(result.not_graded),
+                         _inert(result.commit)])
     return buffer.getvalue()
 
 
