@@ -18,12 +18,12 @@ import numpy as np
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
-from grader.suites.search import edit_kinds, find_edit
-
-try:  # the correct maths: instructor side only, the student release leaves it out
+try:  # the correct maths and the search over its edits: instructor side only, the student release leaves
+    # them out (its visible cases carry every edit's fingerprint instead, grader.suites.support)
     from grader import lecture_maths as maths
+    from grader.suites import search
 except ImportError:
-    maths = None
+    maths = search = None
 
 Tolerance = tuple[float, float]
 
@@ -85,7 +85,7 @@ def kinds_of(finding_id: str) -> frozenset[str]:
     """The kinds of structure a diagnosis finding or a search's edit claims (none for other findings)."""
     prefix, _, name = finding_id.partition(".")
     if prefix == "edit":
-        return edit_kinds(finding_id)
+        return search.edit_kinds(finding_id) if search is not None else frozenset()
     return FINDINGS[name][1] if prefix == "diagnosis" and name in FINDINGS else frozenset()
 
 #: Axes whose entries are rows of the lecture's tables (tokens, patches, heads, ...), in the order
@@ -95,7 +95,7 @@ ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channe
 
 
 def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolerance,
-             parts: dict[str, np.ndarray] | None = None) -> list[Finding]:
+             parts: dict[str, np.ndarray] | None = None, search_edits: bool = True) -> list[Finding]:
     """Sentences naming the structure of the error, most specific first; empty when none fits.
 
     Args:
@@ -103,6 +103,7 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
         expected, got: arrays of the same shape, or of transposed shapes.
         tolerance: (absolute, relative), as the comparison used.
         parts: for functions returning several tensors, every expected output by name.
+        search_edits: whether to search the lecture's edits (where the search ships).
     """
     e, g = np.asarray(expected, np.float64), np.asarray(got, np.float64)
     if not np.isfinite(g).all() or e.size == 0 or e.ndim == 0:
@@ -115,7 +116,8 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
             return []
         # the one edit of the lecture's computation that gives these numbers says what was done; the
         # structure of the error, checked on the numbers too, says beside it how the result shows it
-        edit = find_edit(case, e, g, tolerance, _part_index(expected, parts or {}))
+        edit = search.find_edit(case, e, g, tolerance, _part_index(expected, parts or {})) \
+            if search is not None and search_edits else None
         structure = _structure(case, e, g, close, parts or {})
         return [f for f in (edit, structure) if f is not None]
     except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
