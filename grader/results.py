@@ -117,6 +117,10 @@ class SubmissionResult:
     not_graded: str = ""
     """Why nothing of this submission could be graded (a class's folder with no step file); its
     steps then score 0. Empty for every submission that was graded."""
+    fixtures: str = ""
+    """The sha256 of the fixtures' manifest it was graded with (empty in results built by hand)."""
+    stale_fingerprints: str = ""
+    """Why the fixtures' known mistakes may not be this grader's (grader.expected.store.stale_fingerprints)."""
 
     @property
     def score(self) -> float:
@@ -146,7 +150,9 @@ class SubmissionResult:
             "sandbox": {"level": self.sandbox.level, "layers": list(self.sandbox.layers),
                         "missing": list(self.sandbox.missing)},
         }
-        return {**contract, "not_graded": self.not_graded} if self.not_graded else contract
+        contract.update({key: value for key, value in (("fixtures", self.fixtures), ("not_graded", self.not_graded),
+                                                       ("stale_fingerprints", self.stale_fingerprints)) if value})
+        return contract
 
 
 def as_dict(result: Any) -> dict[str, Any]:
