@@ -590,7 +590,7 @@ def cover(images: Array, top: int, left: int, size: int, value: float = 0.0, tra
     (normalized 0 is mid-gray, page 42)."""
     t = trace if trace is not None else Trace()
     covered = ops_for(images).copy(images)
-    _fill_square(covered, top, left, size, t.constant("fill", value))
+    _fill_square(covered, top, left, t.size("cover_size", size), t.constant("fill", value))
     return t("covered", covered)
 
 

@@ -80,6 +80,7 @@ WORDS: dict[str, tuple[str, int]] = {
     "logits": ("the logits", 52), "b_head": ("the head's bias", 54),
     "fill": ("the cover's fill value", 42), "covered": ("the covered image", 42),
     "quadrant_side": ("each quadrant's side", 43), "cover_side": ("each cover's side", 44),
+    "cover_size": ("the square's side", 42),
     "target": ("the target class", 42),
     "quadrants": ("the quadrant order TL, TR, BL, BR", 43), "original": ("the original probability", 44),
     "covered_probabilities": ("the covered probabilities", 44), "change": ("the map", 44),
@@ -276,6 +277,8 @@ def _index_edits(name: str, trace: Any) -> Iterator[Candidate]:
     if name == "target":  # a class read off by one
         for shift in (-1, 1):
             target = int(trace[name]) + shift
+            if target < 0:  # class -1 is the last one: no class before the first
+                continue
             yield Candidate(f"index:target:{shift:+d}", _sentence(
                 f"reading class {target} instead of the target class {int(trace[name])}: the target's column is "
                 "[:, target], as given"), _page(name), maths.set_to(name, target))
@@ -288,6 +291,11 @@ def _index_edits(name: str, trace: Any) -> Iterator[Candidate]:
 def _size_edits(name: str, trace: Any) -> Iterator[Candidate]:
     """A cover's side halved or doubled (a quadrant a quarter of the image's side)."""
     current = int(trace[name])
+    if name == "cover_size":  # the slice's end one off: image[top:top + size] covers rows top..top+size-1
+        for size in (current - 1, current + 1):
+            yield Candidate(f"size:{name}:{size}", _sentence(
+                f"covering {size}×{size} pixels where {current}×{current} are asked: image[top:top + size] covers "
+                "rows top..top + size − 1"), _page(name), maths.set_to(name, size))
     for size, change in ((current // 2, f"half of {current}"), (current * 2, f"twice {current}")):
         if size > 0:
             yield Candidate(f"size:{name}:{size}", _sentence(f"with {_words(name)} {size} pixels ({change})"),
@@ -505,6 +513,31 @@ def _map_moves() -> Iterator[Candidate]:
     yield Candidate("move:absolute_change", _sentence("with the size of each change, |covered − original|; the "
                                                       "map keeps the sign: drops are negative"), 44,
                     _transform("change", lambda v, t: np.abs(v)))
+    # one of the two probabilities computed otherwise, the other as the lecture's
+    yield Candidate("move:covers_softmax_over_batch", _sentence(
+        "with the covered images' softmax taken over the batch of covers; each image's softmax runs over its "
+        "classes"), 43, maths.recomputed("covered_probabilities", lambda t: _covered(t, axis=0)))
+    for shift in (-1, 1):
+        yield Candidate(f"move:covers_target{shift:+d}", _sentence(
+            f"with the covered probabilities read for class target {'+' if shift > 0 else '-'} 1; the original's and "
+            "the covered ones are both the target's"), 44,
+            maths.recomputed("covered_probabilities", lambda t, s=shift: _covered(t, shift=s)))
+    yield Candidate("move:original_logit", _sentence("with the original image's target logit subtracted, where its "
+                                                     "probability goes: covered − original compares probabilities"),
+                    44, maths.recomputed("original", _original_logit))
+
+
+def _original_logit(t: Any) -> Any:
+    model, image, target = t["call_args"][:3]
+    return model(image)[:, target]
+
+
+def _covered(t: Any, axis: int = -1, shift: int = 0) -> Any:
+    """The covers' probabilities of class target + shift, the softmax over `axis`."""
+    model, _, target = t["call_args"][:3]
+    if target + shift < 0:
+        raise IndexError("no class before the first")
+    return maths.ops_for(t["covers"]).softmax(model(t["covers"]), axis=axis)[:, target + shift]
 
 
 def _cls_moves() -> Iterator[Candidate]:
@@ -631,6 +664,7 @@ def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False) -> 
 
 #: The encoder's loop over its L blocks done otherwise: (name, words, the blocks run, from the embedded rows).
 BLOCK_ORDERS: tuple[tuple[str, str, Callable[[int], list[int]]], ...] = (
+    ("none", "every block left out: the head reads the embedded rows", lambda n: []),
     ("last_skipped", "the last block left out", lambda n: list(range(n - 1))),
     ("first_skipped", "the first block left out", lambda n: list(range(1, n))),
     ("reversed", "the blocks run from the last to the first", lambda n: list(range(n))[::-1]),
@@ -693,7 +727,9 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("sigmoid", "activation"), ("unit_h", "inputs term"), ("one_head", "term"),
     ("blocks_last_skipped", "term"), ("blocks_reversed", "order"),
     ("blocks_first_repeated", "term"), ("blocks_last_only", "inputs term"), ("blocks_first_skipped", "term"),
-    ("final_norm_ln2", "term"), ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
+    ("final_norm_ln2", "term"), ("blocks_none", "term inputs"), ("covers_softmax_over_batch", "axis"),
+    ("covers_target-1", "term"), ("covers_target+1", "term"), ("original_logit", "term"),
+    ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
 ]}
 
 
