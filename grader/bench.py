@@ -4,7 +4,8 @@ reference measured in the same run, so the figures hold on a noisy machine.
 Targets: vit_forward / timm <= 1.15 (batch 1 and 32); occlusion_map / one
 batched timm forward of 196 images <= 1.3. As ratios to `python -c "import torch"` timed in the
 same run: `check` of a single step <= 1.5 (01_flatten and 08_occlusion, the lightest and the
-heaviest); `check 01_flatten` with the portable runner (macOS, Windows) <= 3.0; one full
+heaviest), and `check 05_attention` of a catalogued mistake, in the kit and in a release <= 1.5;
+`check 01_flatten` with the portable runner (macOS, Windows) <= 3.0; one full
 `grade --solutions` with hidden tests <= 2.0, and with the portable runner <= 4.0; ten
 submissions, hidden tests included, with --jobs 2 <= 9, reported beside the same calls made with
 nothing else (no sandbox, no judge, two warm processes): what that figure cannot go below. Peak
@@ -81,10 +82,10 @@ def _against_torch(name: str, run: Callable[[], object], repeats: int, target: f
     return Figure(name, measured, reference, target, ratio=ratio)
 
 
-def _command(*args: str, env: dict[str, str] | None = None) -> Callable[[], None]:
+def _command(*args: str, env: dict[str, str] | None = None, cwd: Path = paths.KIT_ROOT) -> Callable[[], None]:
     def run() -> None:
         subprocess.run(list(args), check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                       cwd=paths.KIT_ROOT, env=env)
+                       cwd=cwd, env=env)
     return run
 
 
@@ -180,6 +181,27 @@ def command_figures(repeats: int) -> list[Figure]:
     peak = max(peak_memory([*vitgrade, "grade", "--solutions"])[1] for _ in range(2))
     figures.append(Figure("grade --solutions, peak memory (PSS) of the process tree", peak / 1e9, None, 1.5, "GB"))
     return figures
+
+
+#: A catalogued mistake (the softmax over the queries) as one edit of the solutions' step file.
+MISTAKEN_STEP = ("05_attention", "scores.softmax(dim=-1)", "scores.softmax(dim=-2)")
+
+
+def mistaken_check_figures(repeats: int) -> list[Figure]:
+    """`check` of a step with a catalogued mistake, which names it by its fixtures' fingerprints: in the
+    kit, and in a release made from it (launched from the release's folder, as a student runs it)."""
+    step, right, wrong = MISTAKEN_STEP
+    with tempfile.TemporaryDirectory() as folder:
+        submission, release = Path(folder) / "submission", Path(folder) / "release"
+        shutil.copytree(paths.SOLUTIONS, submission)
+        source = (submission / f"{step}.py").read_text(encoding="utf-8")
+        (submission / f"{step}.py").write_text(source.replace(right, wrong, 1), encoding="utf-8")
+        subprocess.run([sys.executable, "-m", "grader.cli", "release", str(release)], check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=paths.KIT_ROOT)
+        check = [sys.executable, "-m", "grader.cli", "check", step, "--submission", str(submission)]
+        return [_against_torch(f"check {step}, a catalogued mistake / import torch", _command(*check), repeats, 1.5),
+                _against_torch(f"check {step}, a catalogued mistake, in a release / import torch",
+                               _command(*check, cwd=release), repeats, 1.5)]
 
 
 def jobs_figure(submissions: int = 10) -> Figure:
@@ -316,6 +338,7 @@ def main(repeats: int = 5, quick: bool = False) -> int:
     figures = forward_figures(repeats)
     print(report(figures), flush=True)
     figures += command_figures(5)
+    figures += mistaken_check_figures(5)
     figures.append(portable_grade_figure(3))
     figures += watch_figures(3)
     if not quick:

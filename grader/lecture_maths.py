@@ -590,7 +590,7 @@ def cover(images: Array, top: int, left: int, size: int, value: float = 0.0, tra
     (normalized 0 is mid-gray, page 42)."""
     t = trace if trace is not None else Trace()
     covered = ops_for(images).copy(images)
-    _fill_square(covered, top, left, size, t.constant("fill", value))
+    _fill_square(covered, top, left, t.size("cover_size", size), t.constant("fill", value))
     return t("covered", covered)
 
 
@@ -604,7 +604,7 @@ def target_probability(model: Callable[[Array], Array], images: Array, target: i
                        trace: Trace | None = None) -> Array:
     """The probability the model gives class `target`, for each image (B,): a softmax over the classes."""
     t = trace if trace is not None else Trace()
-    return ops_for(images).softmax(model(images), axis=t.axis("class_axis", -1))[:, target]
+    return ops_for(images).softmax(model(images), axis=t.axis("class_axis", -1))[:, t.index("target", target)]
 
 
 def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target: int,
@@ -616,11 +616,12 @@ def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target
     half = t.size("quadrant_side", QUADRANT_SIDE)  # half the image's side: each quadrant starts at 0 or there
     covers = [cover(image, q.row * half, q.column * half, half, fill) for q in t.order("quadrants", QUADRANTS)]
     logits = ops.concat([model(c) for c in covers], axis=0)  # (4, classes): one cover at a time
-    return t("probabilities", ops.softmax(logits, axis=t.axis("class_axis", -1))[:, target])  # (4,)
+    return t("probabilities", ops.softmax(logits, axis=t.axis("class_axis", -1))[:, t.index("target", target)])  # (4,)
 
 
 @_reusable
-def patch_covers(image: Array, patch_size: int, fill: float, trace: Trace | None = None) -> Array:
+def patch_covers(image: Array, patch_size: int, fill: float, cover_side: int | None = None,
+                 trace: Trace | None = None) -> Array:
     """(1, 3, H, W) -> (side², 3, H, W): one copy per patch, that patch covered with `fill`, row by row;
     each as `cover` makes it, written in place into one array (the judge's float64 covers take 236 MB,
     and fresh memory costs more than the copying: made one by one and then joined, they took twice that)."""
@@ -629,7 +630,7 @@ def patch_covers(image: Array, patch_size: int, fill: float, trace: Trace | None
     covers = ops.copy(ops.broadcast_to(image, (side * side, *image.shape[1:])))  # (side², 3, H, W)
     for index in range(side * side):
         row, column = divmod(index, side)
-        _fill_square(covers[index], row * patch_size, column * patch_size, patch_size, fill)
+        _fill_square(covers[index], row * patch_size, column * patch_size, cover_side or patch_size, fill)
     return covers
 
 
@@ -638,7 +639,8 @@ def occlusion_map(model: Callable[[Array], Array], image: Array, target: int, pa
     """(side, side): covered minus original probability, one cover per patch, row by row (page 44)."""
     t = trace if trace is not None else Trace()
     side = image.shape[-1] // patch_size
-    covers = t.input("covers", patch_covers(image, patch_size, t.constant("fill", 0.0), trace=t))  # (side², 3, H, W)
+    covers = t.input("covers", patch_covers(image, patch_size, t.constant("fill", 0.0),
+                                            t.size("cover_side", patch_size), trace=t))  # (side², 3, H, W)
     original = t.term("original", target_probability(model, image, target, trace=t))  # (1,)
     covered = t("covered_probabilities", target_probability(model, covers, target, trace=t))  # (side²,)
     return t("change", (covered - original).reshape(side, side))  # drops are negative

@@ -122,6 +122,10 @@ class SubmissionResult:
     not_graded: str = ""
     """Why nothing of this submission could be graded (a class's folder with no step file); its
     steps then score 0. Empty for every submission that was graded."""
+    fixtures: str = ""
+    """The sha256 of the fixtures' manifest it was graded with (empty in results built by hand)."""
+    stale_fingerprints: str = ""
+    """Why the fixtures' known mistakes may not be this grader's (grader.expected.store.stale_fingerprints)."""
     repository: str = ""
     """The repository its step files were fetched from (`vitgrade fetch`), without credentials."""
     commit: str = ""
@@ -160,8 +164,9 @@ class SubmissionResult:
             "sandbox": {"level": self.sandbox.level, "layers": list(self.sandbox.layers),
                         "missing": list(self.sandbox.missing)},
         }
-        known = {"not_graded": self.not_graded, "repository": self.repository, "commit": self.commit,
-                 "attempt": self.attempt, "lateness": self.lateness}
+        known = {"fixtures": self.fixtures, "not_graded": self.not_graded,
+                 "stale_fingerprints": self.stale_fingerprints, "repository": self.repository,
+                 "commit": self.commit, "attempt": self.attempt, "lateness": self.lateness}
         return {**contract, **{key: value for key, value in known.items() if value not in ("", None)}}
 
 

@@ -21,9 +21,20 @@ when grading, so this measures the search alone).
 
 Run: `PYTHONPATH=$PWD:$PWD/tests python tests/measure_diagnosis.py [-v]` (about 5 minutes on one core), or
 with `--catalogue` for the catalogue.
+
+With `--release`, the novel set (tests/mutants/novel.py) is measured twice, as a student and an instructor
+meet it: the student's side is a release made by `vitgrade release`, without the lecture maths and the
+search (left out here too, should a release still hold them), whose own grader is launched from the
+release's folder in a virtual environment where the kit is not importable (`check STEP --submission DIR
+--format json --output F`, the submission being the independent implementation with one step mistaken);
+the instructor's side is `grade` of the same folder with the kit, hidden cases included. It also counts the
+visible tests whose sentences differ between the two sides.
 """
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, replace
@@ -31,7 +42,8 @@ from pathlib import Path
 
 from grader.expected.store import load_cases, load_manifest
 from grader.mistakes import CATALOGUE
-from grader.paths import FIXTURES, step_file
+from grader.paths import FIXTURES, KIT_ROOT, step_file
+from grader.reports.contract import from_json
 from grader.results import StepResult, TestResult
 from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
@@ -40,7 +52,8 @@ from grader.suites.diagnosis import kinds_of
 from grader.suites.feedback import DEFAULT_TOLERANCE
 import numpy as np
 from mutants.catalogue import Mutant
-from mutants.fresh import FRESH
+from mutants.fresh import FRESH, INDEPENDENT, Fresh
+from mutants.novel import NOVEL
 from mutants.unseen import CLAIMS as UNSEEN_CLAIMS
 from mutants.unseen import UNSEEN
 
@@ -146,6 +159,75 @@ def _wrong_outputs(case, mistake, tolerance) -> list[tuple[int | None, np.ndarra
     return [(part, o, e) for part, o, e in pairs if not close(o, e)]
 
 
+# ---------------------------------------------------------------- the release's own check against grade
+
+#: What a release must not hold for the measure to be the student's: the maths and the search over it.
+ANSWER_CODE = ("grader/lecture_maths.py", "grader/suites/search.py")
+
+
+def _outside_the_kit() -> dict[str, str]:
+    """The environment with no path to the kit (this measure runs with it on PYTHONPATH)."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VITGRADE_ROOT")}
+
+
+def make_release(root: Path) -> tuple[Path, Path]:
+    """(the release's folder, a python whose environment cannot import the kit)."""
+    release = root / "release"
+    subprocess.run([sys.executable, "-m", "grader.cli", "release", str(release), "--force"], cwd=KIT_ROOT,
+                   check=True, capture_output=True)
+    for relative in ANSWER_CODE:
+        (release / relative).unlink(missing_ok=True)
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(root / "venv")], check=True)
+    python = root / "venv" / "bin" / "python"
+    kit_visible = subprocess.run([str(python), "-c", "import grader"], cwd=root, capture_output=True,
+                                 env=_outside_the_kit())
+    assert kit_visible.returncode != 0, "the kit is importable in the release's environment"
+    return release, python
+
+
+def submission_with(folder: Path, mutant: Fresh) -> Path:
+    """Every step of the independent implementation, the mutant's step mistaken."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for source in INDEPENDENT.glob("*.py"):
+        shutil.copyfile(source, folder / source.name)
+    step_file(folder, mutant.step).write_text(mutant.source())
+    return folder
+
+
+def release_check(release: Path, python: Path, folder: Path, step: str) -> StepResult:
+    """The release's own `check STEP`, launched from its folder."""
+    output = folder / "result.json"
+    subprocess.run([str(python), "-m", "grader.cli", "check", step, "--submission", str(folder), "--format", "json",
+                    "--output", str(output)], cwd=release, capture_output=True, timeout=600, env=_outside_the_kit())
+    return next(s for s in from_json(output.read_text())[0].steps if s.id == step)
+
+
+def different_sentences(student: StepResult, instructor: StepResult) -> list[str]:
+    """The visible tests whose findings' sentences differ between the two sides."""
+    theirs = {t.name: t for t in instructor.tests}
+    return [t.name for t in student.tests if t.name in theirs
+            and _sentence(t) != _sentence(theirs[t.name])]
+
+
+def _sentence(test: TestResult) -> str:
+    return test.finding.sentence if test.status != "passed" and test.finding else ""
+
+
+def measure_release(grader: Grader, root: Path) -> tuple[list[Verdict], list[Verdict], list[str]]:
+    """The novel set through the release's check and the instructor's grade, and the sentences that differ."""
+    release, python = make_release(root)
+    student, instructor, differ = [], [], []
+    options = replace(grader.options, hidden=True)
+    for mutant in NOVEL:
+        folder = submission_with(root / "novel" / mutant.name, mutant)
+        checked = release_check(release, python, folder, mutant.step)
+        graded = grader.grade_step(get_step(mutant.step), folder, {}, options)
+        student.append(sort_feedback(mutant.id, checked, mutant.claims))
+        instructor.append(sort_feedback(mutant.id, graded, mutant.claims))
+        differ += [f"{mutant.id}: {name}" for name in different_sentences(checked, graded)]
+    return student, instructor, differ
+
+
 def summary(name: str, verdicts: list[Verdict]) -> str:
     """`fresh: 61 of 88 named (69 %), 3 misnamed, 20 location only, 4 not caught`."""
     count = {outcome: sum(v.outcome == outcome for v in verdicts)
@@ -165,10 +247,16 @@ def main() -> None:
     grader = Grader(GradeOptions(hidden=True, references=True, timeout=90.0))
     try:
         with tempfile.TemporaryDirectory() as folder:
-            measured = measure(grader, Path(folder))
+            if "--release" in sys.argv:
+                student, instructor, differ = measure_release(grader, Path(folder))
+                measured = {"release check": student, "instructor grade": instructor}
+            else:
+                measured, differ = measure(grader, Path(folder)), []
     finally:
         grader.close()
     verbose = "-v" in sys.argv
+    for line in differ:
+        print(f"sentence differs  {line}")
     for verdicts in measured.values():
         for verdict in verdicts:
             if verdict.outcome != "named" or verbose:
@@ -177,6 +265,8 @@ def main() -> None:
                     print(verdict.messages)
     for name, verdicts in measured.items():
         print(summary(name, verdicts))
+    if "--release" in sys.argv:
+        print(f"visible tests whose sentence differs between the two sides: {len(differ)}")
 
 
 if __name__ == "__main__":

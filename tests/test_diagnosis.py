@@ -274,3 +274,97 @@ def test_magnitudes_and_a_wrong_cls_count():
                                                              {"name": "cls", "value": True}])
     assert "the 196 patches plus 2; cls=True: one CLS token" in diagnose_count(counting, 198).sentence
     assert diagnose_count(counting, 197) is None and diagnose_count(counting, 14) is None
+
+
+# ---------------------------------------------------------------- edits named by their fixtures' fingerprints
+
+def _visible(step: str, function: str):
+    from grader.expected.store import load_cases, load_manifest
+    from grader.paths import FIXTURES
+
+    found = next(c for c in load_cases(step, "visible") if c.function == function)
+    found.extra["checkpoint"] = str(FIXTURES / load_manifest()["checkpoint"]["file"])
+    return found
+
+
+@pytest.mark.parametrize("step, function, edit", [
+    ("07_head", "vit_forward", "edit.move:encoder_one_head"),
+    ("08_occlusion", "occlusion_map", "edit.index:target:+1"),
+    ("08_occlusion", "quadrant_probabilities", "edit.size:quadrant_side:0"),
+])
+def test_a_visible_case_names_an_edit_by_lookup_without_the_search(monkeypatch, step, function, edit):
+    """The builder's fingerprint names the edit, in the words the search would use, and the search
+    itself does not run (the release has none)."""
+    from grader.suites import search, support
+
+    c = _visible(step, function)
+    output = next(out for finding, out in search.edit_outputs(c) if finding.id == edit)
+    monkeypatch.setattr(search, "find_edit", lambda *a, **k: pytest.fail("the search ran on a visible case"))
+    text, finding = support._explanation(c, c.expected, np.asarray(output, np.float32).astype(np.float64),
+                                         tuple(c.extra.get("tolerance", TOLERANCE)), None, None)
+    assert finding is not None and finding.id == edit and text.strip() == finding.sentence
+
+
+def test_every_visible_case_carries_its_edits_each_result_once():
+    from grader.expected.store import load_cases
+    from grader.steps import STEP_IDS
+
+    for step in STEP_IDS:
+        for c in load_cases(step, "visible"):
+            if "raises" in c.extra:
+                continue
+            assert c.edits is not None, c.name
+            prints = [fp for _, fp in c.edits if not isinstance(fp, tuple)]
+            for i, a in enumerate(prints):  # merged at build: no two stored edits give the same numbers
+                same = [b for b in prints[i + 1:] if a.shape == b.shape and np.array_equal(a.values, b.values)]
+                assert not same, c.name
+
+
+def test_two_edits_that_fit_name_neither():
+    from grader.suites import support
+
+    c = _visible("07_head", "vit_forward")
+    assert c.edits
+    finding, fingerprint = c.edits[0]
+    c.edits = [(finding, fingerprint), (finding.__class__("edit.other", "other", "other"), fingerprint)]
+    value = np.zeros(fingerprint.shape)
+    value.reshape(-1)[fingerprint.index] = fingerprint.values
+    assert support._edit_named(c, c.expected, value, None) is None
+    c.edits = c.edits[:1]
+    assert support._edit_named(c, c.expected, value, None) == finding
+
+
+def test_the_release_judges_without_the_maths_or_the_search():
+    """grader.suites.support imports, and names a visible case's edit, where neither module exists."""
+    import subprocess
+    import sys
+
+    code = ("import sys; sys.modules['grader.lecture_maths'] = None; sys.modules['grader.suites.search'] = None\n"
+            "import numpy as np\n"
+            "from grader.expected.store import load_cases\n"
+            "from grader.suites import diagnosis, support\n"
+            "assert diagnosis.search is None and diagnosis.maths is None\n"
+            "c = next(c for c in load_cases('07_head', 'visible') if c.function == 'vit_forward')\n"
+            "finding, fp = c.edits[0]\n"
+            "value = c.expected.astype(np.float64).copy()\n"
+            "value.reshape(-1)[fp.index] = fp.values\n"
+            "text, found = support._explanation(c, c.expected, value, (1e-3, 1e-4), None, None)\n"
+            "print(found.id if found else None, finding.id)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    found, expected = done.stdout.split()
+    assert found == expected
+
+
+def test_stale_fingerprints_are_said(tmp_path):
+    from grader.expected.store import RELEASE_STAMP, diagnosis_version, stale_fingerprints
+
+    version = diagnosis_version()
+    assert version is not None and stale_fingerprints({"diagnosis": version}, "m") == ""
+    assert "another version of the diagnosis" in stale_fingerprints({"diagnosis": "older"}, "m")
+    release = tmp_path / "grader"  # a release's grader/: no diagnosis sources, a stamp instead
+    release.mkdir()
+    (release / RELEASE_STAMP).write_text(f'{{"fixtures": "m", "diagnosis": "{version}"}}')
+    assert stale_fingerprints({"diagnosis": version}, "m", release) == ""
+    assert "not the ones this release was made with" in stale_fingerprints({"diagnosis": version}, "n", release)
+    assert "make the release again" in stale_fingerprints({"diagnosis": "older"}, "m", release)

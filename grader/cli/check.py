@@ -61,6 +61,10 @@ def _check(folder: Path, chosen: tuple[str, ...], format: str, output: Path | No
 
     graded = GradedFiles.of(folder, chosen)
     results = run_grader([folder], chosen, hidden=False, timeout=timeout)
+    if results and results[0].stale_fingerprints:
+        from grader.cli.common import err
+
+        err.print(f"warning: {results[0].stale_fingerprints}", markup=False)
     if format == "json":
         write(to_json(results), output)
     elif format == "junit":

@@ -56,7 +56,7 @@ def release(
 
     Exit status: 0 written, 2 OUT_DIR not usable or fixtures not matching their manifest.
     """
-    from grader.expected.store import FixtureError, load_manifest, verify
+    from grader.expected.store import RELEASE_STAMP, FixtureError, diagnosis_version, load_manifest, sha256_of, verify
 
     target = _target(out_dir, force)
     try:
@@ -78,6 +78,8 @@ def release(
     fixtures = target / "fixtures"
     shipped_manifest = {**manifest, "files": shipped}  # checkpoint, photos, versions: unchanged
     (fixtures / paths.MANIFEST).write_text(json.dumps(shipped_manifest, indent=2, sort_keys=True) + "\n")
+    (target / "grader" / RELEASE_STAMP).write_text(json.dumps(  # the fixtures and diagnosis it was made with
+        {"fixtures": sha256_of(fixtures / paths.MANIFEST), "diagnosis": diagnosis_version()}) + "\n")
     (target / "README.md").write_text(student_readme(manifest), encoding="utf-8")
     (target / "pyproject.toml").write_text(
         student_pyproject((paths.KIT_ROOT / "pyproject.toml").read_text(encoding="utf-8")), encoding="utf-8")

@@ -7,7 +7,7 @@ files, cases, shapes and integers, and every float tensor within `REPRODUCIBLE` 
 taken at the tensor's scale: rounding errors grow with Σ|terms| of the sums that made a value, that
 is with its tensor's scale, not with the value itself (an element near zero carries the error of
 the large terms that cancelled in it). Expected outputs and inputs are judged with their case's
-grading tolerance, known mistakes with the tolerance their fingerprints are matched with.
+grading tolerance, known mistakes and edits with the tolerance their fingerprints are matched with.
 """
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def _difference(a: np.ndarray, b: np.ndarray) -> float:
 def _tolerance_at_scale(key: str, committed: np.ndarray, tolerances: dict[str, tuple[float, float]]) -> float:
     """The tolerance a tensor is judged with, at its largest magnitude."""
     scale = float(np.abs(committed.astype(np.float64)).max(initial=0.0))
-    if "/mistake/" in key:  # matched as in grader.suites.support: relative to max(1, scale)
+    if "/mistake/" in key or "/edit/" in key:  # matched as in grader.suites.support: relative to max(1, scale)
         return FINGERPRINT_TOLERANCE * max(1.0, scale)
     atol, rtol = next((t for prefix, t in tolerances.items() if key.startswith(prefix)), DEFAULT_TOLERANCE)
     return atol + rtol * scale

@@ -55,7 +55,8 @@ def _result(contract: dict) -> SubmissionResult:
              for s in contract["steps"]]
     return SubmissionResult(submission=contract["submission"], checkpoint=dict(contract["checkpoint"]),
                             steps=steps, sandbox=_sandbox(contract.get("sandbox")),
-                            not_graded=str(contract.get("not_graded", "")),
+                            not_graded=str(contract.get("not_graded", "")), fixtures=str(contract.get("fixtures", "")),
+                            stale_fingerprints=str(contract.get("stale_fingerprints", "")),
                             repository=str(contract.get("repository", "")), commit=str(contract.get("commit", "")),
                             attempt=contract.get("attempt"), lateness=contract.get("lateness"))
 

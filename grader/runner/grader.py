@@ -12,7 +12,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from grader import paths
-from grader.expected.store import VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of, verify
+from grader.expected.store import (VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of,
+                                   stale_fingerprints, verify)
 from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.runner import scan
@@ -132,7 +133,9 @@ class Grader:
         checkpoint = {k: self.manifest["checkpoint"][k] for k in ("id", "kind", "sha256")}
         tampering = self._tampering()
         return SubmissionResult(submission=_display(submission), checkpoint=checkpoint, steps=results,
-                                sandbox=self.runner.report(self.options.memory), tampering=tampering)
+                                sandbox=self.runner.report(self.options.memory), tampering=tampering,
+                                fixtures=self._manifest_sha256,
+                                stale_fingerprints=stale_fingerprints(self.manifest, self._manifest_sha256))
 
     def grade_step(self, step: Step, submission: Path, statuses: dict[str, str],
                    options: GradeOptions | None = None) -> StepResult:

@@ -18,12 +18,12 @@ import numpy as np
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
-from grader.suites.search import edit_kinds, find_edit
-
-try:  # the correct maths: instructor side only, the student release leaves it out
+try:  # the correct maths and the search over its edits: instructor side only, the student release leaves
+    # them out (its visible cases carry every edit's fingerprint instead, grader.suites.support)
     from grader import lecture_maths as maths
+    from grader.suites import search
 except ImportError:
-    maths = None
+    maths = search = None
 
 Tolerance = tuple[float, float]
 
@@ -85,7 +85,7 @@ def kinds_of(finding_id: str) -> frozenset[str]:
     """The kinds of structure a diagnosis finding or a search's edit claims (none for other findings)."""
     prefix, _, name = finding_id.partition(".")
     if prefix == "edit":
-        return edit_kinds(finding_id)
+        return search.edit_kinds(finding_id) if search is not None else frozenset()
     return FINDINGS[name][1] if prefix == "diagnosis" and name in FINDINGS else frozenset()
 
 #: Axes whose entries are rows of the lecture's tables (tokens, patches, heads, ...), in the order
@@ -95,7 +95,7 @@ ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channe
 
 
 def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolerance,
-             parts: dict[str, np.ndarray] | None = None) -> list[Finding]:
+             parts: dict[str, np.ndarray] | None = None, search_edits: bool = True) -> list[Finding]:
     """Sentences naming the structure of the error, most specific first; empty when none fits.
 
     Args:
@@ -103,6 +103,7 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
         expected, got: arrays of the same shape, or of transposed shapes.
         tolerance: (absolute, relative), as the comparison used.
         parts: for functions returning several tensors, every expected output by name.
+        search_edits: whether to search the lecture's edits (where the search ships).
     """
     e, g = np.asarray(expected, np.float64), np.asarray(got, np.float64)
     if not np.isfinite(g).all() or e.size == 0 or e.ndim == 0:
@@ -115,7 +116,8 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
             return []
         # the one edit of the lecture's computation that gives these numbers says what was done; the
         # structure of the error, checked on the numbers too, says beside it how the result shows it
-        edit = find_edit(case, e, g, tolerance, _part_index(expected, parts or {}))
+        edit = search.find_edit(case, e, g, tolerance, _part_index(expected, parts or {})) \
+            if search is not None and search_edits else None
         structure = _structure(case, e, g, close, parts or {})
         return [f for f in (edit, structure) if f is not None]
     except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
@@ -569,6 +571,12 @@ def _joined_heads(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str 
     return _feature_order(perm, case, "With W_o and b_o undone, your joined heads")
 
 
+def _recomputes(case: Any) -> bool:
+    """Whether a check may recompute with the lecture maths: where they ship, and only on cases whose edits
+    were not fingerprinted at build (so that a visible case reads the same in a release as in the kit)."""
+    return maths is not None and getattr(case, "edits", None) is None
+
+
 def _argument(case: Any, name: str) -> np.ndarray | None:
     """A call argument's value: one of the case's tensors, or a parameter of the checkpoint."""
     for spec in getattr(case, "args", []):
@@ -616,7 +624,7 @@ def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
     if case.function != "read_cls" or e.ndim != 2:
         return None
     x, weight, bias = (_argument(case, name) for name in ("x", "norm_weight", "norm_bias"))
-    if maths is None or x is None or weight is None or bias is None or x.ndim != 3 or x.shape[::2] != e.shape:
+    if not _recomputes(case) or x is None or weight is None or bias is None or x.ndim != 3 or x.shape[::2] != e.shape:
         return None
     x = np.asarray(x, np.float64)
     normalized = maths.layer_norm(x, np.asarray(weight, np.float64), np.asarray(bias, np.float64))
@@ -797,7 +805,7 @@ def _cover_input(case: Any) -> np.ndarray | None:
         if key and key in case.tensors and spec["name"] == "images":
             pixels = case.tensors[key]
             if pixels.dtype == np.uint8:
-                return maths.normalize(pixels) if maths is not None else None
+                return maths.normalize(pixels) if _recomputes(case) else None
             return np.asarray(pixels, np.float64)
     return None
 

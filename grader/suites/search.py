@@ -79,7 +79,9 @@ WORDS: dict[str, tuple[str, int]] = {
     "cls_row": ("the row read out", 38), "h": ("the CLS summary h", 38),
     "logits": ("the logits", 52), "b_head": ("the head's bias", 54),
     "fill": ("the cover's fill value", 42), "covered": ("the covered image", 42),
-    "quadrant_side": ("each quadrant's side", 43),
+    "quadrant_side": ("each quadrant's side", 43), "cover_side": ("each cover's side", 44),
+    "cover_size": ("the square's side", 42),
+    "target": ("the target class", 42),
     "quadrants": ("the quadrant order TL, TR, BL, BR", 43), "original": ("the original probability", 44),
     "covered_probabilities": ("the covered probabilities", 44), "change": ("the map", 44),
     "probabilities": ("the probabilities", 43), "class_axis": ("the softmax's axis", 43),
@@ -122,8 +124,9 @@ OWN: dict[str, set[str]] = {
 }
 
 
-def candidates(function: str, trace: Any) -> Iterator[Candidate]:
-    """Every edit of the recorded computation that fits its shapes, the lecture's known moves last."""
+def candidates(function: str, trace: Any, every: bool = False) -> Iterator[Candidate]:
+    """Every edit of the recorded computation that fits its shapes, the lecture's known moves last. With
+    `every`, also the edits that rerun a whole encoder of many blocks (the fixture builder has the time)."""
     own = OWN.get(function)
     for name, role in trace.roles.items():
         if name not in WORDS or (own is not None and name not in own):
@@ -134,7 +137,7 @@ def candidates(function: str, trace: Any) -> Iterator[Candidate]:
                 yield candidate
     yield from _MOVES.get(function, _no_moves)()
     if function == "vit_forward":
-        yield from _block_loop_moves(trace)
+        yield from _block_loop_moves(trace, every)
 
 
 def _no_edits(name: str, trace: Any) -> Iterator[Candidate]:
@@ -271,6 +274,15 @@ def _order_words(name: str, order: tuple, current: tuple) -> str:
 
 
 def _index_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    if name == "target":  # a class read off by one
+        for shift in (-1, 1):
+            target = int(trace[name]) + shift
+            if target < 0:  # class -1 is the last one: no class before the first
+                continue
+            yield Candidate(f"index:target:{shift:+d}", _sentence(
+                f"reading class {target} instead of the target class {int(trace[name])}: the target's column is "
+                "[:, target], as given"), _page(name), maths.set_to(name, target))
+        return
     for index, words in ((-1, "the last row"), (1, "row 1, the first patch")):
         yield Candidate(f"index:{name}:{index}", _sentence(f"reading {words} instead of the CLS row, row 0"),
                         _page(name), maths.set_to(name, index))
@@ -279,10 +291,20 @@ def _index_edits(name: str, trace: Any) -> Iterator[Candidate]:
 def _size_edits(name: str, trace: Any) -> Iterator[Candidate]:
     """A cover's side halved or doubled (a quadrant a quarter of the image's side)."""
     current = int(trace[name])
+    if name == "cover_size":  # the slice's end one off: image[top:top + size] covers rows top..top+size-1
+        for size in (current - 1, current + 1):
+            yield Candidate(f"size:{name}:{size}", _sentence(
+                f"covering {size}×{size} pixels where {current}×{current} are asked: image[top:top + size] covers "
+                "rows top..top + size − 1"), _page(name), maths.set_to(name, size))
     for size, change in ((current // 2, f"half of {current}"), (current * 2, f"twice {current}")):
         if size > 0:
             yield Candidate(f"size:{name}:{size}", _sentence(f"with {_words(name)} {size} pixels ({change})"),
                             _page(name), maths.set_to(name, size))
+    if name == "quadrant_side":  # the sizes read from image.shape[:2], (1, 3) of a (1, 3, H, W) image
+        yield Candidate(f"size:{name}:0", _sentence(
+            f"with nothing covered: {_words(name)} came out 0 pixels, as when the height and width are read from "
+            "the wrong axes (image.shape[:2] of a (1, 3, H, W) image is (1, 3)); they are image.shape[-2:]"),
+            _page(name), maths.set_to(name, 0))
 
 
 _ROLE_EDITS: dict[str, Callable[[str, Any], Iterator[Candidate]]] = {
@@ -491,6 +513,31 @@ def _map_moves() -> Iterator[Candidate]:
     yield Candidate("move:absolute_change", _sentence("with the size of each change, |covered − original|; the "
                                                       "map keeps the sign: drops are negative"), 44,
                     _transform("change", lambda v, t: np.abs(v)))
+    # one of the two probabilities computed otherwise, the other as the lecture's
+    yield Candidate("move:covers_softmax_over_batch", _sentence(
+        "with the covered images' softmax taken over the batch of covers; each image's softmax runs over its "
+        "classes"), 43, maths.recomputed("covered_probabilities", lambda t: _covered(t, axis=0)))
+    for shift in (-1, 1):
+        yield Candidate(f"move:covers_target{shift:+d}", _sentence(
+            f"with the covered probabilities read for class target {'+' if shift > 0 else '-'} 1; the original's and "
+            "the covered ones are both the target's"), 44,
+            maths.recomputed("covered_probabilities", lambda t, s=shift: _covered(t, shift=s)))
+    yield Candidate("move:original_logit", _sentence("with the original image's target logit subtracted, where its "
+                                                     "probability goes: covered − original compares probabilities"),
+                    44, maths.recomputed("original", _original_logit))
+
+
+def _original_logit(t: Any) -> Any:
+    model, image, target = t["call_args"][:3]
+    return model(image)[:, target]
+
+
+def _covered(t: Any, axis: int = -1, shift: int = 0) -> Any:
+    """The covers' probabilities of class target + shift, the softmax over `axis`."""
+    model, _, target = t["call_args"][:3]
+    if target + shift < 0:
+        raise IndexError("no class before the first")
+    return maths.ops_for(t["covers"]).softmax(model(t["covers"]), axis=axis)[:, target + shift]
 
 
 def _cls_moves() -> Iterator[Candidate]:
@@ -572,21 +619,54 @@ def _head_moves() -> Iterator[Candidate]:
 MAX_BLOCK_RERUNS = 4
 
 
-def _block_loop_moves(trace: Any) -> Iterator[Candidate]:
+def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
     """vit_forward's loop over the blocks done otherwise, rerun from the correct run's block outputs."""
     count = len(trace["block_outputs"]) - 1
     for name, words, order in BLOCK_ORDERS:
         blocks = order(count)
-        if len(blocks) - _shared_start(blocks) > MAX_BLOCK_RERUNS:
+        if len(blocks) - _shared_start(blocks) > MAX_BLOCK_RERUNS and not every:
             continue
         yield Candidate(f"move:blocks_{name}", _sentence(f"with {words}; the encoder runs blocks 1, 2, ..., L in "
                                                          "order, each on the one before's output"), 50,
                         _transform("normed", lambda v, t, b=blocks: _encoded_otherwise(t, b)))
+    yield Candidate("move:final_norm_ln2", _sentence("with the last block's LN2 weight and bias in the final "
+                                                     "LayerNorm; the encoder's final norm has its own"), 52,
+                    _transform("normed", lambda v, t: _final_norm(t, t["encoded"], "ln2")))
+    if count > MAX_BLOCK_RERUNS and not every:
+        return
+    yield Candidate("move:encoder_one_head", _sentence("with every block's attention run as one head of all D "
+                                                       "features; each block splits them into H heads of d = D/H"),
+                    32, _transform("normed", lambda v, t: _encoder_rerun(t, heads=1)))
+    yield Candidate("move:block_residual_again", _sentence(
+        "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
+        "loop is x = block(x)"), 34, _transform("normed", lambda v, t: _encoder_rerun(t, residual=True)))
+
+
+def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
+    """The final LayerNorm of x, with its own parameters or with the last block's LN1 or LN2."""
+    params = t["call_args"][1]
+    if which is None:
+        return maths.layer_norm(x, params.norm_weight, params.norm_bias)
+    last = params.blocks[-1]
+    return maths.layer_norm(x, getattr(last, f"{which}_weight"), getattr(last, f"{which}_bias"))
+
+
+def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False) -> Any:
+    """The final LayerNorm after every block rerun from the embedded rows, with other heads or each block's
+    output added to its input."""
+    params = t["call_args"][1]
+    x = t["block_outputs"][0]
+    for p in params.blocks:
+        out = maths.block(x, p, heads or params.num_heads)
+        x = x + out if residual else out
+    return _final_norm(t, x)
 
 
 #: The encoder's loop over its L blocks done otherwise: (name, words, the blocks run, from the embedded rows).
 BLOCK_ORDERS: tuple[tuple[str, str, Callable[[int], list[int]]], ...] = (
+    ("none", "every block left out: the head reads the embedded rows", lambda n: []),
     ("last_skipped", "the last block left out", lambda n: list(range(n - 1))),
+    ("first_skipped", "the first block left out", lambda n: list(range(1, n))),
     ("reversed", "the blocks run from the last to the first", lambda n: list(range(n))[::-1]),
     ("first_repeated", "the first block's parameters in every block", lambda n: [0] * n),
     ("last_only", "every block reading the embedded rows: only the last block's output is left", lambda n: [n - 1]),
@@ -605,7 +685,7 @@ def _encoded_otherwise(t: Any, blocks: list[int]) -> Any:
     x = t["block_outputs"][start]
     for index in blocks[start:]:
         x = maths.block(x, params.blocks[index], params.num_heads)
-    return maths.layer_norm(x, params.norm_weight, params.norm_bias)
+    return _final_norm(t, x)
 
 
 _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
@@ -646,7 +726,10 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("weight_bias_swapped", "term"), ("no_exp", "activation"), ("max_over_queries", "axis"),
     ("sigmoid", "activation"), ("unit_h", "inputs term"), ("one_head", "term"),
     ("blocks_last_skipped", "term"), ("blocks_reversed", "order"),
-    ("blocks_first_repeated", "term"), ("blocks_last_only", "inputs term"),
+    ("blocks_first_repeated", "term"), ("blocks_last_only", "inputs term"), ("blocks_first_skipped", "term"),
+    ("final_norm_ln2", "term"), ("blocks_none", "term inputs"), ("covers_softmax_over_batch", "axis"),
+    ("covers_target-1", "term"), ("covers_target+1", "term"), ("original_logit", "term"),
+    ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
 ]}
 
 
@@ -786,6 +869,54 @@ def _heads(D: int) -> int:
     return max(1, D // 64)
 
 
+# ---------------------------------------------------------------- every edit, for the fixtures
+
+def edit_outputs(case: Any) -> list[tuple[Finding, Any]]:
+    """Every edit of the lecture's computation that changes the case's output (beyond its tolerance),
+    one per distinct result, each with the finding that names it, as `find_edit` would name it. The
+    fixture builder stores them as fingerprints, so that `check` names a mistake on a visible case by
+    lookup, with no maths of its own; empty where the call cannot be rebuilt.
+
+    The output is the call's whole result (a tuple for qkv_heads), as float64."""
+    function = getattr(maths, case.function, None) if maths is not None else None
+    if function is None:
+        return []
+    close = _Closeness(tuple(case.extra.get("tolerance", (1e-4, 1e-4))))
+    try:
+        call = _Call(case, function, arguments(case), None)
+    except Exception:  # noqa: BLE001 - a call the lecture maths cannot rebuild has no edits to store
+        return []
+    correct = _whole(maths.run(call.function, call.args)[0])
+    groups: list[tuple[list[Candidate], Any]] = []
+    for candidate in candidates(case.function, call.trace, every=True):
+        output = _try(call.function, call.args, candidate, call.trace)
+        output = None if output is None else _whole(output)
+        if output is None or not _fits(output, correct) or all(map(close, _parts(output), _parts(correct))) \
+                or not all(np.isfinite(o).all() for o in _parts(output)):
+            continue
+        group = next((g for g in groups if all(map(_same_numbers, _parts(output), _parts(g[1])))), None)
+        if group is None:
+            groups.append(([candidate], output))
+        else:
+            group[0].append(candidate)
+    return [(_named(spellings, case.function), output) for spellings, output in groups]
+
+
+def _whole(output: Any) -> Any:
+    return tuple(np.asarray(o, np.float64) for o in output) if isinstance(output, tuple) \
+        else np.asarray(output, np.float64)
+
+
+def _parts(output: Any) -> tuple[np.ndarray, ...]:
+    return output if isinstance(output, tuple) else (output,)
+
+
+def _fits(output: Any, correct: Any) -> bool:
+    """The output has the correct one's structure: as many parts, each of its shape."""
+    return len(_parts(output)) == len(_parts(correct)) and all(
+        o.shape == c.shape for o, c in zip(_parts(output), _parts(correct)))
+
+
 # ---------------------------------------------------------------- the search
 
 def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: tuple[float, float],
@@ -911,14 +1042,20 @@ def _single(matches: list[tuple[Candidate, np.ndarray]], function: str) -> Findi
     first, output = matches[0]
     if any(not _same_numbers(other, output) for _, other in matches[1:]):
         return None
-    # one mistake, several spellings: the lecture's named move says it best, then one quantity in place of
-    # another (for one output of several, it claims nothing about the others), else the first edit
+    return _named([c for c, _ in matches], function)
+
+
+def _named(spellings: list[Candidate], function: str) -> Finding:
+    """The finding for edits that all give the same numbers: one mistake, however spelled."""
+    # the lecture's named move says it best, then one quantity in place of another (for one output of
+    # several, it claims nothing about the others), else the first edit
+    first = spellings[0]
     for prefixes in (("move:", "activation:"), ("replaced:",)):
-        first = next((c for c, _ in matches if c.id.startswith(prefixes)), first)
+        first = next((c for c in spellings if c.id.startswith(prefixes)), first)
         if first.id.startswith(prefixes):
             break
     sentence = f"{first.sentence} (page {first.page})"
-    for candidate, _ in matches:  # a catalogued mistake keeps its own id and title wherever it is found
+    for candidate in spellings:  # a catalogued mistake keeps its own id and title wherever it is found
         if (known := mistakes.known_by_edit(candidate.edit.key, function)) is not None:
             return Finding(f"known.{known.id}", known.title, sentence, known.page)
     return Finding(f"edit.{first.id}", first.sentence, sentence, first.page)

@@ -205,7 +205,10 @@ def _explanation(case: Case, expected: np.ndarray, value: np.ndarray, tolerance:
     known = _known(case, value, part)
     if known:
         return _known_text(known), known
-    findings = diagnose(case, expected, value, tolerance, parts)  # type: ignore[arg-type]
+    if (edit := _edit_named(case, expected, value, part)) is not None:
+        return f"\n{edit.sentence}", edit
+    # a visible case's edits were all tried at fixture build: the search would find nothing the lookup did not
+    findings = diagnose(case, expected, value, tolerance, parts, search_edits=case.edits is None)  # type: ignore[arg-type]
     return "".join(f"\n{finding.sentence}" for finding in findings), (findings[0] if findings else None)
 
 
@@ -217,6 +220,20 @@ def _known(case: Case, value: Any, part: int | None = None) -> Finding | None:
         if _matches(fingerprint, value):
             return Finding(f"known.{mistake_id}", title, title, page)
     return None
+
+
+def _edit_named(case: Case, expected: np.ndarray, value: Any, part: int | None) -> Finding | None:
+    """The one edit of the lecture's computation, evaluated at fixture build, whose output the value
+    equals; None when none does or several different ones do (the student's is then not known). An edit
+    whose fingerprint also matches the expected output (it changes another output, or too little to
+    tell at the fingerprint's tolerance) says nothing of this value."""
+    fitting = []
+    for finding, fingerprint in case.edits or ():
+        if part is not None and isinstance(fingerprint, tuple):
+            fingerprint = fingerprint[part]
+        if _matches(fingerprint, value) and not _matches(fingerprint, expected):
+            fitting.append(finding)
+    return fitting[0] if len(fitting) == 1 else None
 
 
 def _known_text(known: Finding | None) -> str:
