@@ -3,8 +3,9 @@
 Shipped: the stubs, the `grader` package, the checkpoint, the photographs, the visible fixtures
 with a manifest that lists only those, `pyproject.toml`, `.gitignore` and a README for students.
 Left out: the solutions, the hidden fixtures, the kit's own tests (mutants included), the catalogue
-of known mistakes (each entry is a wrong implementation one edit away from the right one) and the
-instructor-only modules.
+of known mistakes (each entry is a wrong implementation one edit away from the right one), the lecture
+maths and the search that reruns it with one edit at a time (both compute what the steps ask for), and
+the instructor-only modules.
 """
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def _instructor_modules() -> tuple[str, ...]:
 
 
 #: Inside grader/: what students must not get (instructor-only, or it gives answers away).
-GRADER_LEFT_OUT = ("mistakes", "lecture_maths.py", "expected/build.py", "bench.py", "platforms") + _instructor_modules()
+GRADER_LEFT_OUT = ("mistakes", "lecture_maths.py", "suites/search.py", "expected/build.py", "bench.py",
+                   "platforms") + _instructor_modules()
 #: Fixture folders shipped; everything else in the manifest (the hidden cases) stays behind.
 FIXTURE_FOLDERS = ("checkpoint", "photos", "visible")
 #: Files copied as they are from the kit's root (pyproject.toml is written for students instead).

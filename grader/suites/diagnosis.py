@@ -18,12 +18,12 @@ import numpy as np
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
-from grader.suites.search import edit_kinds, find_edit
 
-try:  # the correct maths: instructor side only, the student release leaves it out
+try:  # the correct maths and the search of its edits: instructor side only, the student release has neither
     from grader import lecture_maths as maths
+    from grader.suites.search import edit_kinds, find_edit
 except ImportError:
-    maths = None
+    maths = edit_kinds = find_edit = None
 
 Tolerance = tuple[float, float]
 
@@ -115,7 +115,7 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
             return []
         # the one edit of the lecture's computation that gives these numbers says what was done; the
         # structure of the error, checked on the numbers too, says beside it how the result shows it
-        edit = find_edit(case, e, g, tolerance, _part_index(expected, parts or {}))
+        edit = find_edit(case, e, g, tolerance, _part_index(expected, parts or {})) if find_edit else None
         structure = _structure(case, e, g, close, parts or {})
         return [f for f in (edit, structure) if f is not None]
     except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
