@@ -74,3 +74,15 @@ def test_the_students_snippet_loads_what_the_stubs_examples_use():
     with torch.inference_mode():
         assert model(image).shape == (1, params.W_head.shape[1])
     assert 0 <= names["target"] < params.W_head.shape[1]
+
+
+def test_both_readmes_say_which_python_and_make_a_venv_with_python3():
+    """macOS has no `python`, and its system python3 may be older than the kit needs."""
+    import tomllib
+
+    required = tomllib.loads((paths.KIT_ROOT / "pyproject.toml").read_text())["project"]["requires-python"]
+    version = required.removeprefix(">=")
+    for readme in (paths.KIT_ROOT / "README.md", paths.KIT_ROOT / "templates" / "student-README.md"):
+        text = readme.read_text(encoding="utf-8")
+        assert f"Python {version} or newer" in text and "python3 -m venv .venv" in text, readme.name
+        assert "python -m venv" not in text, readme.name

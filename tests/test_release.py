@@ -89,6 +89,11 @@ def test_readme_explains_checking_and_grading(release):
     assert "--watch" in readme and "from grader import check" in readme
     linked = [line for line in readme.splitlines() if "docs/students.md" in line]
     assert linked and (release / "docs" / "students.md").is_file()  # what the README points to ships
+    assert "Python 3.10 or newer" in readme and "python3 -m venv .venv" in readme
+    assert not re.search(r"\{\w*\}", readme)  # every format field of the template filled in
+    named = set(re.findall(r"`((?:fixtures|exercises|docs)/[\w./-]+)`", readme))
+    assert {"fixtures/photos/cat.png", "fixtures/checkpoint/standin.safetensors"} <= named
+    assert [name for name in named if not (release / name).exists()] == []
 
 
 def test_pyproject_is_a_students(release):
