@@ -47,7 +47,7 @@ def test_every_report_names_the_scale_it_drew():
     maps = {"title": "attention", "expected": _peaked(0.3, 0.001).tolist(), "actual": _peaked(0.9, 0.0).tolist(),
             "kind": PROBABILITY_MAP}
     text = maps_text(maps)
-    assert "scale 0 to 0.9" in text and "±" not in text and "# > 0.45" in text
+    assert "scale 0 to 0.9" in text and "±" not in text and "# > 0.225" in text and "+ ≤ 0.225" in text
     html = _maps(maps)
     assert "white at 0, dark blue at the larger maximum of the two maps" in html and "red below zero" not in html
     assert "red below zero, blue above" in _maps({**maps, "kind": None})

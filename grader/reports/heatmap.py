@@ -34,9 +34,10 @@ _NAN_STYLE = Style(color="black", bgcolor="yellow", bold=True)
 # checked in order; a band is named by its bound nearer zero (`+` lies above 0.1, `#` above 0.5).
 _GLYPHS = ((-0.5, "=", "< {:.3g}", -0.5), (-0.1, "-", "< {:.3g}", -0.1), (0.1, "·", "≈ 0", 0.0),
            (0.5, "+", "> {:.3g}", 0.1), (math.inf, "#", "> {:.3g}", 0.5))
-# Probabilities rise from 0: `·` up to 0.1, `+` up to 0.5 (x scale), `#` above; `-` no probability.
-_PROBABILITY_GLYPHS = ((-math.ulp(0.0), "-", "< 0", 0.0), (0.1, "·", "≤ {:.3g}", 0.1),
-                       (0.5, "+", "≤ {:.3g}", 0.5), (math.inf, "#", "> {:.3g}", 0.5))
+# Probabilities rise from 0 by the square root, as the colours do: `·` up to 0.01, `+` up to 0.25
+# (x scale: a tenth and half of the colour), `#` above; `-` is no probability.
+_PROBABILITY_GLYPHS = ((-math.ulp(0.0), "-", "< 0", 0.0), (0.01, "·", "≤ {:.3g}", 0.01),
+                       (0.25, "+", "≤ {:.3g}", 0.25), (math.inf, "#", "> {:.3g}", 0.25))
 _NAN_GLYPH = "?"
 
 
