@@ -69,14 +69,18 @@ def block(x: Tensor, p: BlockParams, num_heads: int) -> Tensor:
 
     Args:
         x: (B, N, D), the incoming rows.
-        p: this block's parameters.
-        num_heads: H.
+        p: this block's `BlockParams` (e.g. `params.blocks[0]`), in the row-vector layout x @ W + b:
+            p.ln1_weight, p.ln1_bias: (D,) each: LN1, before attention;
+            p.W_qkv: (D, 3D), p.b_qkv: (3D,), p.W_o: (D, D), p.b_o: (D,): the attention (step 5);
+            p.ln2_weight, p.ln2_bias: (D,) each: LN2, before the MLP;
+            p.W_1: (D, 4D), p.b_1: (4D,), p.W_2: (4D, D), p.b_2: (D,): the MLP.
+        num_heads: H, e.g. 3.
 
     Returns:
         (B, N, D): the rows the next block reads.
 
     Example:
-        >>> block(torch.zeros(2, 197, 192), params.blocks[0], 3).shape  # params: the checkpoint's
+        >>> block(torch.zeros(2, 197, 192), params.blocks[0], 3).shape  # params: see docs/students.md
         torch.Size([2, 197, 192])
     """
     raise NotImplementedError("block")

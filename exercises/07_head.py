@@ -23,7 +23,7 @@ def read_cls(x: Tensor, norm_weight: Tensor, norm_bias: Tensor) -> Tensor:
     Hint: CLS sits at index 0 of every image's sequence (page 52: `norm(x)[:, 0]`).
 
     Args:
-        x: (B, 197, D), the rows after the last block.
+        x: (B, 1+N, D), the rows after the last block, e.g. (B, 197, 192).
         norm_weight: (D,), norm_bias: (D,): the final LayerNorm.
 
     Returns:
@@ -37,18 +37,18 @@ def read_cls(x: Tensor, norm_weight: Tensor, norm_bias: Tensor) -> Tensor:
 
 
 def classify(h: Tensor, W_head: Tensor, b_head: Tensor) -> Tensor:
-    """One score per class: s_c = h · w_c + b_c for all 1,000 classes at once (pages 39, 54).
+    """One score per class: s_c = h · w_c + b_c for all C classes at once (pages 39, 54).
 
     Hint: page 54 writes h as a column vector; here h is a row per image, as on page 10.
     Return logits: no softmax (page 52).
 
     Args:
         h: (B, D), the final CLS.
-        W_head: (D, 1000), column c is class c's learned vector.
-        b_head: (1000,).
+        W_head: (D, C), column c is class c's learned vector; C = 1000 ImageNet classes in the lecture.
+        b_head: (C,).
 
     Returns:
-        (B, 1000) logits.
+        (B, C) logits.
 
     Example:
         >>> classify(torch.zeros(2, 192), torch.zeros(192, 1000), torch.zeros(1000)).shape
@@ -60,18 +60,23 @@ def classify(h: Tensor, W_head: Tensor, b_head: Tensor) -> Tensor:
 def vit_forward(images: Tensor, params: ViTParams) -> Tensor:
     """The whole ViT in six lines (page 52): embed, every block, read CLS, classify.
 
-    Hint: the blocks run one after another, each with its own parameters (page 36);
-    `params.blocks` holds all 12 and `params.num_heads` is H.
+    Hint: the blocks run one after another, each with its own parameters (page 36). The tests also
+    use a smaller ViT (fewer blocks, heads and classes): read every size from `params`.
 
     Args:
-        images: (B, 3, 224, 224), normalized.
-        params: the checkpoint.
+        images: (B, 3, H, W), normalized; (B, 3, 224, 224) in the lecture.
+        params: the checkpoint's `ViTParams`; besides the fields `embed` reads (step 4):
+            params.blocks: one `BlockParams` per block, in order: len(params.blocks) of them (12 in
+            ViT-Ti/16);
+            params.num_heads: H (3 in the lecture);
+            params.norm_weight, params.norm_bias: (D,) each: the final LayerNorm;
+            params.W_head: (D, C) and params.b_head: (C,): the head, C classes (1000 in the lecture).
 
     Returns:
-        (B, 1000) logits.
+        (B, C) logits, e.g. (B, 1000).
 
     Example:
-        >>> vit_forward(torch.zeros(2, 3, 224, 224), params).shape  # params: the checkpoint's
+        >>> vit_forward(torch.zeros(2, 3, 224, 224), params).shape  # params: see docs/students.md
         torch.Size([2, 1000])
     """
     raise NotImplementedError("vit_forward")

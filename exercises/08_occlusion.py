@@ -3,8 +3,8 @@
 Covering replaces pixels with normalized 0, which is mid-gray (page 42), in a fresh copy each time
 so that covers never accumulate. Four quadrant covers (page 43) and 196 single-patch covers
 (page 44) measure how the target class's probability changes. This is a probability-change map,
-not attention (page 44). `model` is any callable from normalized images (B, 3, 224, 224) to
-logits (B, 1000), e.g. `lambda x: vit_forward(x, params)`.
+not attention (page 44). `model` is any callable from normalized images (B, 3, H, W) to
+logits (B, C), e.g. `lambda x: vit_forward(x, params)`.
 Check your work with `vitgrade check 08_occlusion`.
 """
 from __future__ import annotations
@@ -41,18 +41,19 @@ def quadrant_probabilities(model: Callable[[Tensor], Tensor], image: Tensor, tar
     """The target class's probability with each quarter covered in turn (page 43).
 
     Hint: each quarter is covered on a fresh copy of the original, never on the previous cover;
-    probabilities are the softmax over the 1,000 classes of the logits, read at `target` (page 42).
+    probabilities are the softmax over the C classes of the logits, read at `target` (page 42).
 
     Args:
-        model: maps normalized images (B, 3, 224, 224) to logits (B, 1000).
-        image: (1, 3, 224, 224), normalized.
+        model: maps normalized images (B, 3, H, W) to logits (B, C).
+        image: (1, 3, H, W), normalized, e.g. (1, 3, 224, 224).
         target: the class index to follow, e.g. 256 (Newfoundland).
 
     Returns:
-        (4,): probabilities for the top-left, top-right, bottom-left, bottom-right 112x112 covers.
+        (4,): probabilities for the top-left, top-right, bottom-left, bottom-right quarter covered,
+        each quarter H/2 x W/2 (112 x 112 for the lecture's 224 x 224).
 
     Example:
-        >>> quadrant_probabilities(model, image, 256).shape  # model, image: e.g. the ViT, a photo
+        >>> quadrant_probabilities(model, image, 256).shape  # model, image: see docs/students.md
         torch.Size([4])
     """
     raise NotImplementedError("quadrant_probabilities")
@@ -62,21 +63,23 @@ def occlusion_map(model: Callable[[Tensor], Tensor], image: Tensor, target: int,
                   patch_size: int = 16) -> Tensor:
     """Change of the target probability when each single patch is covered (page 44).
 
-    Hint: 196 separate model calls are slow; stack the 196 covered copies into one batch and call
-    the model once on it, plus once on the original. Patches are numbered row by row.
+    Hint: one model call per cover is slow (196 of them for the lecture's image); stack the covered
+    copies into one batch and call the model once on it, plus once on the original. Patches are
+    numbered row by row.
 
     Args:
-        model: maps normalized images (B, 3, 224, 224) to logits (B, 1000).
-        image: (1, 3, 224, 224), normalized.
+        model: maps normalized images (B, 3, H, W) to logits (B, C).
+        image: (1, 3, H, W), normalized, e.g. (1, 3, 224, 224).
         target: the class index to follow.
-        patch_size: the side of each cover, one patch.
+        patch_size: P, the side of each square cover (16, one patch, in the lecture).
 
     Returns:
-        (14, 14): covered minus original probability (probability units, not percentage points);
-        row r, column c is patch P(14r + c + 1). Negative where covering hurts the target.
+        (H/P, W/P), e.g. (14, 14): covered minus original probability (probability units, not
+        percentage points); row r, column c is the cover whose top-left pixel is (r*P, c*P), patch
+        P(r*W/P + c + 1). Negative where covering hurts the target.
 
     Example:
-        >>> occlusion_map(model, image, 256).shape  # model, image: e.g. the ViT, a photo
+        >>> occlusion_map(model, image, 256).shape  # model, image: see docs/students.md
         torch.Size([14, 14])
     """
     raise NotImplementedError("occlusion_map")

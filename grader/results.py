@@ -6,6 +6,8 @@ from typing import Any
 
 STEP_STATUSES = ("passed", "failed", "not_attempted", "error", "timeout")
 TEST_STATUSES = ("passed", "failed", "not_attempted", "blocked", "error", "timeout", "skipped")
+#: A test's `maps["kind"]` when the maps are probabilities (attention weights).
+PROBABILITY_MAP = "probability"
 
 
 @dataclass(frozen=True)
@@ -46,7 +48,8 @@ class TestResult:
     seconds: float = 0.0
     """Wall time of the call; left out of the JSON contract so results are deterministic."""
     maps: dict[str, Any] | None = None
-    """Optional 14x14 expected/actual maps (nested lists) for side-by-side display."""
+    """Optional 14x14 expected/actual maps (nested lists) for side-by-side display; `"kind"` is
+    PROBABILITY_MAP for probabilities, which are drawn from 0 rather than around it."""
     output: str = ""
     """The start of what the student's code printed during this test (not in the JSON contract)."""
     output_bytes: int = 0

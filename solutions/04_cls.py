@@ -38,14 +38,18 @@ def embed(images: Tensor, params: ViTParams) -> Tensor:
     """Images to the encoder's input: patchify, project, prepend CLS, add position (page 23).
 
     Args:
-        images: (B, 3, 224, 224), normalized.
-        params: the checkpoint; uses W_E, b_E, cls_token, pos_table (row 0 is CLS's) and patch_size.
+        images: (B, 3, H, W), normalized; (B, 3, 224, 224) in the lecture.
+        params: the checkpoint's `ViTParams`; this function reads
+            params.patch_size: P, the side of a patch (16 in the lecture);
+            params.W_E: (3*P*P, D) and params.b_E: (D,): the patch projection (step 2);
+            params.cls_token: (D,): the learned CLS vector;
+            params.pos_table: (1+N, D), row 0 for CLS, rows 1..N for P1..PN (page 17).
 
     Returns:
-        (B, 197, D).
+        (B, 1+N, D) with N = (H/P) * (W/P): (B, 197, 192) for ViT-Ti/16.
 
     Example:
-        >>> embed(torch.zeros(2, 3, 224, 224), params).shape  # params: the checkpoint's ViTParams
+        >>> embed(torch.zeros(2, 3, 224, 224), params).shape  # params: see docs/students.md
         torch.Size([2, 197, 192])
     """
     patches = flatten.patchify(images, params.patch_size)  # (B, 196, 768)

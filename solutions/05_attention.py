@@ -23,7 +23,7 @@ def qkv_heads(x: Tensor, W_qkv: Tensor, b_qkv: Tensor,
         num_heads: H, e.g. 3.
 
     Returns:
-        q, k, v: each (B, H, N, d), e.g. (B, 3, 197, 64).
+        q, k, v: each (B, H, N, d) with d = D/H, e.g. (B, 3, 197, 64).
 
     Example:
         >>> x = torch.zeros(2, 197, 192)

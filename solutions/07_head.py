@@ -19,7 +19,7 @@ def read_cls(x: Tensor, norm_weight: Tensor, norm_bias: Tensor) -> Tensor:
     """The final LayerNorm, then token 0: the image summary (page 38).
 
     Args:
-        x: (B, 197, D), the rows after the last block.
+        x: (B, 1+N, D), the rows after the last block, e.g. (B, 197, 192).
         norm_weight: (D,), norm_bias: (D,): the final LayerNorm.
 
     Returns:
@@ -33,15 +33,15 @@ def read_cls(x: Tensor, norm_weight: Tensor, norm_bias: Tensor) -> Tensor:
 
 
 def classify(h: Tensor, W_head: Tensor, b_head: Tensor) -> Tensor:
-    """One score per class: s_c = h · w_c + b_c for all 1,000 classes at once (pages 39, 54).
+    """One score per class: s_c = h · w_c + b_c for all C classes at once (pages 39, 54).
 
     Args:
         h: (B, D), the final CLS.
-        W_head: (D, 1000), column c is class c's learned vector.
-        b_head: (1000,).
+        W_head: (D, C), column c is class c's learned vector; C = 1000 ImageNet classes in the lecture.
+        b_head: (C,).
 
     Returns:
-        (B, 1000) logits, before any softmax.
+        (B, C) logits, before any softmax.
 
     Example:
         >>> classify(torch.zeros(2, 192), torch.zeros(192, 1000), torch.zeros(1000)).shape
@@ -54,14 +54,19 @@ def vit_forward(images: Tensor, params: ViTParams) -> Tensor:
     """The whole ViT in six lines (page 52): embed, every block, read CLS, classify.
 
     Args:
-        images: (B, 3, 224, 224), normalized.
-        params: the checkpoint.
+        images: (B, 3, H, W), normalized; (B, 3, 224, 224) in the lecture.
+        params: the checkpoint's `ViTParams`; besides the fields `embed` reads (step 4):
+            params.blocks: one `BlockParams` per block, in order: len(params.blocks) of them (12 in
+            ViT-Ti/16);
+            params.num_heads: H (3 in the lecture);
+            params.norm_weight, params.norm_bias: (D,) each: the final LayerNorm;
+            params.W_head: (D, C) and params.b_head: (C,): the head, C classes (1000 in the lecture).
 
     Returns:
-        (B, 1000) logits.
+        (B, C) logits, e.g. (B, 1000).
 
     Example:
-        >>> vit_forward(torch.zeros(2, 3, 224, 224), params).shape  # params: the checkpoint's
+        >>> vit_forward(torch.zeros(2, 3, 224, 224), params).shape  # params: see docs/students.md
         torch.Size([2, 1000])
     """
     x = embedding.embed(images, params)  # (B, 197, D)

@@ -38,15 +38,16 @@ def quadrant_probabilities(model: Callable[[Tensor], Tensor], image: Tensor, tar
     """The target class's probability with each quarter covered in turn (page 43).
 
     Args:
-        model: maps normalized images (B, 3, 224, 224) to logits (B, 1000).
-        image: (1, 3, 224, 224), normalized.
+        model: maps normalized images (B, 3, H, W) to logits (B, C).
+        image: (1, 3, H, W), normalized, e.g. (1, 3, 224, 224).
         target: the class index to follow, e.g. 256 (Newfoundland).
 
     Returns:
-        (4,): probabilities for the top-left, top-right, bottom-left, bottom-right 112x112 covers.
+        (4,): probabilities for the top-left, top-right, bottom-left, bottom-right quarter covered,
+        each quarter H/2 x W/2 (112 x 112 for the lecture's 224 x 224).
 
     Example:
-        >>> quadrant_probabilities(model, image, 256).shape  # model, image: e.g. the ViT, a photo
+        >>> quadrant_probabilities(model, image, 256).shape  # model, image: see docs/students.md
         torch.Size([4])
     """
     half = image.shape[-1] // 2
@@ -60,17 +61,18 @@ def occlusion_map(model: Callable[[Tensor], Tensor], image: Tensor, target: int,
     """Change of the target probability when each single patch is covered (page 44).
 
     Args:
-        model: maps normalized images (B, 3, 224, 224) to logits (B, 1000).
-        image: (1, 3, 224, 224), normalized.
+        model: maps normalized images (B, 3, H, W) to logits (B, C).
+        image: (1, 3, H, W), normalized, e.g. (1, 3, 224, 224).
         target: the class index to follow.
-        patch_size: the side of each cover, one patch.
+        patch_size: P, the side of each square cover (16, one patch, in the lecture).
 
     Returns:
-        (14, 14): covered minus original probability (probability units, not percentage points);
-        row r, column c is patch P(14r + c + 1). Negative where covering hurts the target.
+        (H/P, W/P), e.g. (14, 14): covered minus original probability (probability units, not
+        percentage points); row r, column c is the cover whose top-left pixel is (r*P, c*P), patch
+        P(r*W/P + c + 1). Negative where covering hurts the target.
 
     Example:
-        >>> occlusion_map(model, image, 256).shape  # model, image: e.g. the ViT, a photo
+        >>> occlusion_map(model, image, 256).shape  # model, image: see docs/students.md
         torch.Size([14, 14])
     """
     P = patch_size

@@ -130,3 +130,39 @@ def test_stub_example_is_the_solutions(step_id, name):
         return doc[doc.index("Example:"):].splitlines()
 
     assert example(stub(step_id)) == example(solution)
+
+
+def _read_fields(function: ast.FunctionDef, parameter: str) -> set[str]:
+    """The attributes a function's body reads from one of its parameters, e.g. {"W_qkv", "b_o"}."""
+    return {node.attr for node in ast.walk(function) if isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name) and node.value.id == parameter}
+
+
+@pytest.mark.parametrize("step_id, name", FUNCTIONS, ids=FUNCTION_IDS)
+def test_stub_names_every_field_of_its_parameters_the_solution_reads(step_id, name):
+    """`block(x, p, num_heads)` says what `p` holds: every `p.field` the solution reads is named."""
+    tree = ast.parse((SOLUTIONS / f"{step_id}.py").read_text())
+    solution = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == name)
+    doc = inspect.getdoc(getattr(stub(step_id), name))
+    containers = [a.arg for a in solution.args.args
+                  if a.annotation is not None and ast.unparse(a.annotation) in ("BlockParams", "ViTParams")]
+    unnamed = [f"{parameter}.{field}" for parameter in containers for field in _read_fields(solution, parameter)
+               if f"{parameter}.{field}" not in doc]
+    assert not unnamed, f"{step_id}.{name}: the docstring does not name {unnamed}"
+
+
+#: A parenthesised shape or size in a docstring's Args/Returns, with what stands before and after it.
+_GROUP = re.compile(r"(?P<before>e\.g\. )?\((?P<inside>[^()]*)\)(?P<after> for ViT-Ti/16| in the lecture)?")
+
+
+@pytest.mark.parametrize("step_id, name", FUNCTIONS, ids=FUNCTION_IDS)
+def test_stub_writes_sizes_symbolically_with_the_lectures_as_examples(step_id, name):
+    """The hidden tests change image and patch sizes, depth, heads and classes: a size such as 14,
+    197, 12 or 1000 stands in Args/Returns only as the lecture's example, never as the rule."""
+    doc = inspect.getdoc(getattr(stub(step_id), name))
+    sections = doc[doc.index("Args:"):doc.index("Example:")]
+    example = re.compile(r"lecture|ViT-Ti|^(pages?|step) ")  # (page 17), (step 5): references, not sizes
+    fixed = [match.group(0) for match in _GROUP.finditer(" ".join(sections.split()))
+             if any(int(n) > 4 for n in re.findall(r"\d+", match["inside"]))
+             and not (match["before"] or match["after"] or example.search(match["inside"]))]
+    assert not fixed, f"{step_id}.{name}: sizes fixed to the lecture's: {fixed}"

@@ -68,6 +68,20 @@ def test_normalized_image_equals_timm_bit_for_bit(photo):
     assert torch.equal(normalize_pixels(load_pixels(photo.path)), expected)
 
 
+def test_every_pixel_value_normalizes_as_torchvision_does():
+    """All 256 values, not only those the photographs hold, through timm's own ToTensor + Normalize."""
+    from timm.data import resolve_data_config
+    from timm.models import get_pretrained_cfg
+    from torchvision import transforms
+
+    config = resolve_data_config(
+        pretrained_cfg=get_pretrained_cfg("vit_tiny_patch16_224.augreg_in21k_ft_in1k").to_dict())
+    every = torch.arange(256, dtype=torch.uint8).reshape(16, 16, 1).expand(16, 16, 3).numpy()  # HWC
+    expected = transforms.Normalize(config["mean"], config["std"])(transforms.ToTensor()(every))  # (3, 16, 16)
+    got = normalize_pixels(torch.from_numpy(every).permute(2, 0, 1))  # (3, 16, 16)
+    assert got.dtype == torch.float32 and torch.equal(got, expected)
+
+
 @pytest.mark.parametrize("mode", ["L", "RGBA", "P", "CMYK"])
 def test_other_colour_modes_load_as_rgb(tmp_path, mode):
     with Image.open(SAMPLE.path) as image:

@@ -29,7 +29,7 @@ runner = CliRunner()
 
 SHIPPED = {"README.md", "pyproject.toml", ".gitignore", "docs", "exercises", "grader", "fixtures"}
 NEVER_SHIPPED = ("solutions", "tests", "fixtures/hidden", "grader/mistakes", "grader/lecture_maths.py",
-                 "grader/expected/build.py",
+                 "grader/suites/search.py", "grader/expected/build.py",
                  "grader/cli/release.py", "grader/cli/validate.py", "grader/bench.py", "grader/cli/grade.py",
                  "grader/cli/fixtures.py", "grader/platforms", "grader/cli/autograder.py", "grader/cli/gradebook.py")
 #: What a student runs; `vitgrade --help` in the release lists exactly these.
@@ -89,6 +89,11 @@ def test_readme_explains_checking_and_grading(release):
     assert "--watch" in readme and "from grader import check" in readme
     linked = [line for line in readme.splitlines() if "docs/students.md" in line]
     assert linked and (release / "docs" / "students.md").is_file()  # what the README points to ships
+    assert "Python 3.10 or newer" in readme and "python3 -m venv .venv" in readme
+    assert not re.search(r"\{\w*\}", readme)  # every format field of the template filled in
+    named = set(re.findall(r"`((?:fixtures|exercises|docs)/[\w./-]+)`", readme))
+    assert {"fixtures/photos/cat.png", "fixtures/checkpoint/standin.safetensors"} <= named
+    assert [name for name in named if not (release / name).exists()] == []
 
 
 def test_pyproject_is_a_students(release):
@@ -142,6 +147,76 @@ def test_no_solution_body_appears_in_the_release(release):
     assert "README.md" in texts and "grader/runner/grader.py" in texts
     leaks = [f"{name} in {file}" for name, body in bodies.items()
              for file, text in texts.items() if body in text]
+    assert not leaks, leaks
+
+
+#: Nodes an expression is counted in: calls, attribute reads, operators and subscripts.
+_WORK = (ast.Call, ast.Attribute, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Subscript)
+#: Expressions of a solution that are notation, not an answer: a class's probability is the softmax
+#: of the logits (page 42), and the kit writes it wherever it reports one.
+NOTATION = {"X(X).softmax(dim=-1)[:, X]"}
+
+
+class _Abstracted(ast.NodeTransformer):
+    """Every name becomes X, and -1 a constant (not an operator); attributes and constants stay."""
+
+    def visit_Name(self, node: ast.Name) -> ast.AST:
+        return ast.copy_location(ast.Name("X", ast.Load()), node)
+
+    def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant):
+            return ast.copy_location(ast.Constant(-node.operand.value), node)
+        return node
+
+
+def _abstracted(source: str) -> ast.AST:
+    return _Abstracted().visit(ast.parse(source))
+
+
+def _work(node: ast.AST) -> int:
+    return sum(isinstance(n, _WORK) for n in ast.walk(node))
+
+
+def solution_answers() -> dict[str, str]:
+    """Abstracted right-hand side -> `NN_step.py:line`, for every returned or assigned value of a
+    solution that does at least three pieces of work (e.g. `X.reshape(X, X, 3, X, X // X)`)."""
+    answers = {}
+    for path in sorted(paths.SOLUTIONS.glob("*.py")):
+        for node in ast.walk(_abstracted(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.Return, ast.Assign, ast.AnnAssign, ast.AugAssign)) and node.value:
+                if _work(node.value) >= 3 and (text := ast.unparse(node.value)) not in NOTATION:
+                    answers[text] = f"{path.name}:{node.lineno}"
+    return answers
+
+
+def answers_in(path: Path, answers: dict[str, str]) -> list[str]:
+    """`line: expression (solutions/NN.py:line)` for each expression of a Python file that is, names
+    abstracted, a whole answer."""
+    found = []
+    for node in ast.walk(_abstracted(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.expr) and _work(node) >= 3 and (text := ast.unparse(node)) in answers:
+            found.append(f"{node.lineno}: {text} (solutions/{answers[text]})")
+    return found
+
+
+def test_the_answer_finder_finds_answers_where_they_are():
+    """The kit's own lecture maths and solutions hold the answers: the search below can see them."""
+    answers = solution_answers()
+    assert "X.reshape(X, X, 3, X, X // X)" in answers and "X.reshape(X, -1).T.contiguous()" in answers
+    assert len(answers) >= 20
+    assert any("X.reshape(X, X, X // X, X, X // X, X)" in found
+               for found in answers_in(paths.KIT_ROOT / "grader" / "lecture_maths.py", answers))
+    assert answers_in(paths.step_file(paths.SOLUTIONS, "05_attention"), answers)
+
+
+def test_no_answer_is_written_in_the_releases_code(release):
+    """No right-hand side of a solution's statement appears as an expression in any module of the
+    release but the stubs: the grader it ships computes nothing a step asks students to compute."""
+    answers = solution_answers()
+    modules = [p for p in _files(release) if p.suffix == ".py" and p.relative_to(release).parts[0] != "exercises"]
+    assert len(modules) > 50
+    leaks = [f"{path.relative_to(release)}:{found}" for path in modules for found in answers_in(path, answers)]
     assert not leaks, leaks
 
 

@@ -3,8 +3,9 @@
 Shipped: the stubs, the `grader` package, the checkpoint, the photographs, the visible fixtures
 with a manifest that lists only those, `pyproject.toml`, `.gitignore` and a README for students.
 Left out: the solutions, the hidden fixtures, the kit's own tests (mutants included), the catalogue
-of known mistakes (each entry is a wrong implementation one edit away from the right one) and the
-instructor-only modules.
+of known mistakes (each entry is a wrong implementation one edit away from the right one), the lecture
+maths and the search that reruns it with one edit at a time (both compute what the steps ask for), and
+the instructor-only modules.
 """
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ ROOT_FILES = (".gitignore", "docs/students.md")
 STUDENT_DESCRIPTION = "Exercises for the Vision Transformer lecture, checked step by step by vitgrade."
 #: The kit's pyproject sections a student needs as they are; its pytest section points at tests/.
 PYPROJECT_SECTIONS = ("build-system", "project", "project.scripts", "tool.setuptools.packages.find")
+#: The student README, with format fields that `student_readme` fills in.
+STUDENT_README = paths.KIT_ROOT / "templates" / "student-README.md"
 #: Kit folders a release must never be written into (it would copy or delete itself).
 _SOURCE_FOLDERS = ("exercises", "solutions", "grader", "fixtures", "tests", ".git")
 
@@ -217,7 +220,9 @@ def _toml_sections(text: str) -> list[tuple[str, str]]:
 
 
 def student_readme(manifest: dict) -> str:
-    """The release's README.md: setup, checking a step, reading the messages, how grading works."""
+    """The release's README.md, from templates/student-README.md: setup, checking a step, reading the
+    messages, how grading works. Its format fields: the step table, the limits, the sample photograph
+    and the checkpoint as the manifest names them, and a note when the checkpoint is the stand-in."""
     from grader.runner.remote import DEFAULT_MEMORY
     from grader.steps import DEFAULT_TIMEOUT
     from grader.steps import STEPS
@@ -230,101 +235,13 @@ def student_readme(manifest: dict) -> str:
         standin = ("\nThe test data of this copy come from a seeded stand-in checkpoint with the lecture's "
                    "architecture, not from the lecture's trained ViT-Ti/16: the numbers in the messages "
                    "differ from the slides, the conventions are the same.\n")
-    return _README.format(rows=rows, total=total, timeout=f"{DEFAULT_TIMEOUT:g}",
-                          memory=f"{DEFAULT_MEMORY / 2**30:g}", standin=standin, photo=sample_photo(manifest))
+    return STUDENT_README.read_text(encoding="utf-8").format(
+        rows=rows, total=total, timeout=f"{DEFAULT_TIMEOUT:g}", memory=f"{DEFAULT_MEMORY / 2**30:g}",
+        standin=standin, photo=f"fixtures/photos/{sample_photo(manifest)}",
+        checkpoint=f"fixtures/{manifest['checkpoint']['file']}")
 
 
 def sample_photo(manifest: dict) -> str:
     """The file name of the photograph the visible tests are built from, as the manifest records it
     (fixtures built from the instructor's own photographs name theirs)."""
     return next(name for name, photo in manifest["photos"].items() if photo["role"] == "sample")
-
-
-_README = """\
-# Vision Transformer exercises
-
-Build the lecture's Vision Transformer (ViT-Ti/16, `vision1.pdf`) yourself, in eight steps: one
-file each in `exercises/`. `vitgrade check` runs the tests of a step on your file and says exactly
-what is wrong: which test, which patch (P1…P196, CLS), head or feature, by how much, and, when
-your output is a well-known mistake, which one and which lecture page explains it.
-
-## Two commands
-
-    pip install -e . && vitgrade check 01_flatten
-
-The first time, every function is *not attempted*: the stubs raise `NotImplementedError`. Edit
-`exercises/01_flatten.py`, then run the second command again:
-
-    vitgrade check 01_flatten
-
-## The steps
-
-| step | you write | lecture pages | points |
-|---|---|---|---|
-{rows}
-
-{total} points in all. Each stub says what to return, with shapes and an example, and cites the
-lecture pages. Later steps use your earlier ones through `earlier_step("01_flatten")`, exactly as
-the lecture builds the model up: your `embed` calls your `patchify`.
-
-## Checking a step
-
-- `vitgrade check 05_attention` checks one step (also `vitgrade check 5` or `vitgrade check attention`);
-  `vitgrade check` alone checks all eight. Add `--watch` to check again each time you save.
-- In a notebook (Jupyter, Colab): `from grader import check`, then `check("05_attention")` shows the
-  same report as a table, with the 14 x 14 maps as pictures. Re-run the cell after each edit.
-- On a laptop without a GPU, install PyTorch's CPU build before `pip install -e .`:
-  `pip install torch torchvision --index-url https://download.pytorch.org/whl/cpu`.
-  [docs/students.md](docs/students.md) has the details and the Colab cells.
-- Each report names the files it graded, as seen from your folder.
-- `vitgrade list` shows every step with its points and your status.
-- Exit status: 0 when every checked step passes, 1 when something fails, 2 for a mistyped step
-  or damaged test data.
-- Once step 07 passes, `vitgrade predict photo.jpg --impl exercises` classifies any photograph with
-  your own ViT.
-
-## Reading the messages
-
-Each test is one line: ✓ passed, ✗ failed, ! error (your code raised an exception), ⧗ timed out,
-⊘ blocked, · not attempted. Under a failure you read:
-
-- **wrong shape, dtype or type**: what your function returned and what was expected.
-- **wrong values**: the first wrong index, named as the lecture names it (patches P1…P196 row by
-  row, CLS, heads 1…3, blocks 1…12) with the zero-based index your code uses, the expected and
-  your value there, the largest error and the tolerance. Attention weights and occlusion maps also
-  get a 14 x 14 picture: expected beside yours.
-- **Known mistake: … (lecture page N)**: your output is exactly a common mistake; that page
-  explains the convention.
-- **modified its input in place**: your function changed a tensor it was given; work on a copy
-  (`x.clone()`).
-- **calls F.layer_norm** (or F.unfold, F.conv2d, F.scaled_dot_product_attention, timm): the step
-  asks you to write that computation yourself.
-- **raised …**: the exception and the lines of *your* file it came from.
-- **blocked by 01_flatten**: this function uses your earlier step, which does not pass yet. Fix
-  that step first; the later step is not counted as a second mistake of yours.
-- **not attempted**: the function still raises `NotImplementedError` (or the file is missing).
-
-## How grading works
-
-- **Visible and hidden tests.** `vitgrade check` runs the visible tests, built from the sample
-  photograph (`fixtures/photos/{photo}`). When your work is graded, hidden tests are added: a second
-  photograph and random inputs of other sizes (other image and patch sizes, other numbers of
-  tokens, features and heads, batches of two images). Code that only fits the sample photo, with a
-  hard-coded 14, 196, 192, 3 heads or 64, passes `check` and fails there. The hidden tests are not
-  part of this copy.
-- **Your code runs apart.** The tests run in one process and call your functions in a separate
-  worker process, with a time limit per step ({timeout} s, `--timeout`) and a memory limit
-  ({memory} GB). An endless loop ends as *timed out*, not as a frozen terminal; what your code prints
-  is shown as a note.
-- **One mistake costs points once.** A function that fails only because an earlier step of yours
-  fails is reported as *blocked by* that step. When your work is graded, each step is run with
-  correct versions of the earlier steps, so it earns its points on its own.
-- **The test data are checked.** Every file in `fixtures/` is listed with its sha256 in
-  `fixtures/manifest.json`; vitgrade refuses to run (exit 2) on modified test data. Restore them
-  (`git checkout -- fixtures`) rather than rebuilding them.
-{standin}
-## What is here
-
-`exercises/` your eight files · `grader/` the package behind `vitgrade` · `fixtures/` the
-checkpoint, the photographs and the visible test data.
-"""

@@ -263,26 +263,25 @@ def _maps(maps: dict) -> str:
     """The expected and the student's 14x14 map side by side, as the terminal draws them, in SVG."""
     import numpy as np
 
-    from grader.reports.heatmap import scale_of
+    from grader.reports.heatmap import map_scale
 
     grids = [np.atleast_2d(np.asarray(maps[k], dtype=float)) for k in ("expected", "actual")]
-    scale = scale_of(maps.get("scale"), *grids)
+    scale = map_scale(maps, *grids)
     pictures = "".join(f'<figure><figcaption>{name}</figcaption>{_grid_svg(grid, scale)}</figure>'
                        for name, grid in zip(("expected", "student's"), grids))
+    span = f"{scale.bottom:.3g} to {scale.top:.3g}" if scale.probability else f"±{scale.top:.3g}"
     return (f'<div class="maps"><p>{escape(clean(str(maps.get("title", ""))))} '
-            f'<span class="legend">(scale ±{scale:.3g}: red below 0, blue above, yellow not a number)'
+            f'<span class="legend">(scale {span}: {scale.words}, yellow not a number)'
             f"</span></p>{pictures}</div>")
 
 
-def _grid_svg(grid, scale: float, cell: int = 8) -> str:
-    from grader.reports.heatmap import cell_rgb
-
+def _grid_svg(grid, scale, cell: int = 8) -> str:
     rows, columns = grid.shape
     cells = []
     for r in range(rows):
         for c in range(columns):
             value = float(grid[r, c])
-            colour = "#f1c40f" if not math.isfinite(value) else "#{:02x}{:02x}{:02x}".format(*cell_rgb(value, scale))
+            colour = "#f1c40f" if not math.isfinite(value) else "#{:02x}{:02x}{:02x}".format(*scale.rgb(value))
             cells.append(f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="{colour}"/>')
     return (f'<svg width="{columns * cell}" height="{rows * cell}" viewBox="0 0 {columns * cell} {rows * cell}">'
             f'{"".join(cells)}</svg>')

@@ -18,7 +18,7 @@ import numpy as np
 from PIL import Image
 
 from grader.graded_files import GradedFiles
-from grader.reports.heatmap import cell_rgb, scale_of
+from grader.reports.heatmap import MapScale, map_scale
 from grader.reports.shared import clean, look, points, printed_text
 from grader.reports.terminal import WITHHELD, footer
 from grader.results import StepResult, SubmissionResult, TestResult
@@ -135,13 +135,15 @@ def _maps(maps: dict[str, Any]) -> str:
     """The title, the expected and the student's map side by side as pictures, and the scale."""
     expected = np.atleast_2d(np.asarray(maps["expected"], dtype=float))
     actual = np.atleast_2d(np.asarray(maps["actual"], dtype=float))
-    scale = scale_of(maps.get("scale"), expected, actual)
+    scale = map_scale(maps, expected, actual)
     figures = "".join(
         f'<figure><img alt="{name} map" src="{_png_uri(_map_image(grid, scale))}">'
         f"<figcaption>{name}</figcaption></figure>"
         for name, grid in (("expected", expected), ("yours", actual)))
-    legend = (f'<div class="legend">{_signed(-scale)}<img alt="colour scale" '
-              f'src="{_png_uri(_legend_image(scale))}">{_signed(scale)} (red below zero, blue above); '
+    low, high = (f"{v:.3g}" for v in (scale.bottom, scale.top)) if scale.probability else map(_signed, (
+        scale.bottom, scale.top))
+    legend = (f'<div class="legend">{low}<img alt="colour scale" '
+              f'src="{_png_uri(_legend_image(scale))}">{high} ({scale.words}); '
               f"one square per patch, P1 at the top left, P{expected.size} at the bottom right")
     if np.isnan(expected).any() or np.isnan(actual).any():
         legend += "; yellow: not a number"
@@ -149,18 +151,18 @@ def _maps(maps: dict[str, Any]) -> str:
             f"{legend}</div></div>")
 
 
-def _map_image(grid: np.ndarray, scale: float) -> Image.Image:
+def _map_image(grid: np.ndarray, scale: MapScale) -> Image.Image:
     """A map drawn cell by cell with the terminal's colour scale, each patch MAP_CELL pixels wide."""
     rows, columns = grid.shape
-    pixels = np.array([[_NAN_RGB if math.isnan(value) else cell_rgb(value, scale) for value in row]
+    pixels = np.array([[_NAN_RGB if math.isnan(value) else scale.rgb(value) for value in row]
                        for row in grid], dtype=np.uint8)  # (rows, columns, 3)
     return Image.fromarray(pixels, "RGB").resize((columns * MAP_CELL, rows * MAP_CELL), Image.NEAREST)
 
 
-def _legend_image(scale: float) -> Image.Image:
-    """A bar from -scale (red) through zero (near white) to +scale (blue)."""
-    values = np.linspace(-scale, scale, _LEGEND_WIDTH)
-    strip = np.array([cell_rgb(value, scale) for value in values], dtype=np.uint8)  # (width, 3)
+def _legend_image(scale: MapScale) -> Image.Image:
+    """A bar across the scale: -top (red) through zero (near white) to +top (blue), or 0 to top."""
+    values = np.linspace(scale.bottom, scale.top, _LEGEND_WIDTH)
+    strip = np.array([scale.rgb(value) for value in values], dtype=np.uint8)  # (width, 3)
     return Image.fromarray(np.repeat(strip[None], _LEGEND_HEIGHT, axis=0), "RGB")
 
 

@@ -5,14 +5,15 @@ Importing timm and building its model costs a worker more than all of its other 
 import during a student's call as the student's. The operators are timm's own (fused attention,
 `native_layer_norm`, a strided convolution), so the logits equal timm's within float32 rounding: not
 bit for bit, since the batch split and the CPU's kernels change the order of the sums
-(`tests/test_checkpoint.py`, docs/numerics.md). The linear layers take oneDNN's matrix product
+(`tests/test_checkpoint.py`, docs/numerics.md). The MLP's linear layers take oneDNN's matrix product
 instead of the BLAS library's where this CPU runs it clearly faster (`fastest_linear`): another
 order of the same sums, as another CPU would take.
 
 It is not built from `grader.lecture_maths`, on purpose: that module is the answer to every exercise, so
-the worker's view and the student release leave it out, while this model runs inside the view; and it
-follows timm's fused operators for timm's numbers, where the lecture maths spells each quantity out. The
-two agree to float32 rounding (`tests/test_lecture_maths.py`).
+the worker's view and the student release leave it out, while this model runs inside the view and ships
+with the release. For the same reason nothing here spells out what a step asks students to write:
+attention is PyTorch's `multi_head_attention_forward` on timm's packed weights (the split into heads is
+step 05's exercise). The two agree to float32 rounding (`tests/test_lecture_maths.py`).
 """
 from __future__ import annotations
 
@@ -96,16 +97,20 @@ class CheckpointViT:
         return self._linear(x[:, 0], "head.")  # (B, classes)
 
     def _block(self, x: Tensor, p: str) -> Tensor:
-        x = x + self._linear(self._attention(self._norm(x, p + "norm1."), p), p + "attn.proj.")
+        x = x + self._attention(self._norm(x, p + "norm1."), p)
         hidden = F.gelu(self._linear(self._norm(x, p + "norm2."), p + "mlp.fc1."))
         return x + self._linear(hidden, p + "mlp.fc2.")
 
     def _attention(self, x: Tensor, p: str) -> Tensor:
-        B, N, D = x.shape
-        H = self.num_heads
-        qkv = self._linear(x, p + "attn.qkv.")
-        q, k, v = qkv.reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4).unbind(0)  # each (B, H, N, d)
-        return F.scaled_dot_product_attention(q, k, v).transpose(1, 2).reshape(B, N, D)  # (B, N, D)
+        """Multi-head self-attention, projection included, by PyTorch's own function: it reads timm's
+        packed [q | k | v] weights as they are and takes the same fused attention kernel."""
+        s = self.state
+        rows = x.transpose(0, 1)  # (N, B, D): the function wants the sequence first
+        update, _ = F.multi_head_attention_forward(
+            rows, rows, rows, x.shape[-1], self.num_heads, s[p + "attn.qkv.weight"], s[p + "attn.qkv.bias"],
+            None, None, False, 0.0, s[p + "attn.proj.weight"], s[p + "attn.proj.bias"],
+            training=False, need_weights=False)  # (N, B, D)
+        return update.transpose(0, 1)  # (B, N, D)
 
     def _linear(self, x: Tensor, p: str) -> Tensor:
         weight, bias = self.state[p + "weight"], self.state[p + "bias"]

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from grader.expected.store import Case, Fingerprint
-from grader.results import Finding
+from grader.results import PROBABILITY_MAP, Finding
 from grader.steps import get_step
 from grader.suites.diagnosis import diagnose, diagnose_count
 from grader.suites.feedback import DEFAULT_TOLERANCE, INSTRUMENTS, Feedback, compare, shape_text
@@ -266,6 +266,5 @@ def _maps(case: Case, expected: np.ndarray, value: np.ndarray) -> dict[str, Any]
         query = "CLS" if q == 0 else f"P{q}"
         row = lambda a: a[b, h, q, 1:].reshape(grid, grid)  # noqa: E731 - patch keys only
         return {"title": f"attention of query {query}, head {h + 1} over the patches",
-                "expected": row(expected).tolist(), "actual": row(value).tolist(),
-                "scale": float(max(row(expected).max(), 1e-9))}
+                "expected": row(expected).tolist(), "actual": row(value).tolist(), "kind": PROBABILITY_MAP}
     return None
