@@ -7,6 +7,7 @@ Nothing here imports torch: values arrive as numpy arrays and plain JSON.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -120,6 +121,7 @@ class ZygoteRunner:
         """A zygote of its own, or with `line` (from `clone`, in a judge of a pool) the copy of
         another process's zygote at the other end."""
         self._plan: sandbox.Plan | None = None
+        self._submissions: list[ZygoteSubmission] = []  # spawned here: the live ones are never reaped
         self._pid = 0  # the zygote's, as its `ready` says
         self._cloned = False
         if line is not None:
@@ -178,13 +180,17 @@ class ZygoteRunner:
         protocol.send(self._sock, {"op": "spawn", **init})
         header, _ = protocol.receive(self._sock)
         _, fds, _, _ = socket.recv_fds(self._sock, 1, 1)
-        return ZygoteSubmission(socket.socket(fileno=fds[0]), int(header["pid"]))
+        submission = ZygoteSubmission(socket.socket(fileno=fds[0]), int(header["pid"]))
+        self._submissions = [s for s in self._submissions if s.alive] + [submission]
+        return submission
 
     def reap(self) -> int:
-        """Kill whatever workers left behind; returns how many processes that was."""
+        """Kill whatever ended workers left behind; returns how many processes that was. A
+        submission still alive (a step run ahead beside the one that ended) keeps its processes."""
         if self._plan is None or (self._process is not None and self._process.poll() is not None):
             return 0
-        protocol.send(self._sock, {"op": "reap"})
+        self._submissions = [s for s in self._submissions if s.alive]
+        protocol.send(self._sock, {"op": "reap", "spare": [s.c1 for s in self._submissions]})
         header, _ = protocol.receive(self._sock)
         return int(header.get("killed", 0))
 
@@ -238,7 +244,7 @@ class ZygoteSubmission:
     fresh C2."""
 
     def __init__(self, control: socket.socket, c1_pid: int) -> None:
-        self._control, self._c1 = control, c1_pid
+        self._control, self.c1 = control, c1_pid
         self._c2: int | None = None
         self.alive = True
         self._prepared = False
@@ -301,7 +307,7 @@ class ZygoteSubmission:
     def kill(self) -> None:
         """End C2 and C1: the kernel ends everything in their namespace (the zygote reaps the rest)."""
         self.alive = False
-        for pid in (self._c2, self._c1):
+        for pid in (self._c2, self.c1):
             if pid:
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -366,12 +372,16 @@ class StepWorker:
     def call(self, fn: str, args: list, kwargs: dict, arrays: dict[str, np.ndarray],
              deadline: float) -> Returned:
         started = time.monotonic()
+        call = secrets.token_hex(8)  # the reply must name it, which bytes written blindly cannot
         try:
-            protocol.send(self._sock, {"op": "call", "fn": fn, "args": args, "kwargs": kwargs}, arrays)
+            protocol.send(self._sock, {"op": "call", "id": call, "fn": fn, "args": args, "kwargs": kwargs}, arrays)
         except OSError:
             self.kill()
             raise WorkerGone("error", self._ended_message()) from None
         header, out = self._receive(deadline)
+        if header.get("call") != call:  # forged, or garbage taken for a message: every later reply is suspect
+            self.kill()
+            raise WorkerGone("error", GARBLED.format("a reply that does not answer this call"))
         try:
             return _returned(header, out, time.monotonic() - started)
         except MALFORMED as error:
