@@ -117,7 +117,7 @@ WAYS: tuple[Way, ...] = (
         "kept = []\nwhile True:\n    kept.append(bytearray(1 << 26))",
         "import torch\nkept = [torch.ones(1 << 28) for _ in range(1 << 12)]",
         "import numpy\nkept = [numpy.ones(1 << 27) for _ in range(1 << 12)]",
-    ), r"[Mm]emory|SIGKILL"),
+    ), r"[Mm]emory|SIGKILL|time limit|[Tt]imed out"),  # filling gigabytes may take longer than the limit
     Way("garbage_fds_call", "call", (
         "import os\nfor fd in range(3, 64):\n    try:\n        os.write(fd, b'garbage' * 64)\n"
         "    except OSError:\n        pass",
@@ -163,13 +163,14 @@ class Case:
         return f"{self.step}--{self.way.id}--v{self.variant % len(self.way.variants)}"
 
 
-def write_submission(folder: Path, case: Case | None) -> Path:
-    """The solutions copied into `folder`, the case's step broken (None: the baseline)."""
+def write_submission(folder: Path, cases: list[Case]) -> Path:
+    """The solutions copied into `folder`, each case's step broken its way (none: the baseline)."""
     folder.mkdir(parents=True, exist_ok=True)
+    broken = {case.step: case for case in cases}
     for step_id in STEP_IDS:
-        text = paths.step_file(paths.SOLUTIONS, step_id).read_text()
-        if case is not None and step_id == case.step:
-            text = broken_source(case.step, case.way, case.variant)
+        case = broken.get(step_id)
+        text = paths.step_file(paths.SOLUTIONS, step_id).read_text() if case is None else \
+            broken_source(case.step, case.way, case.variant)
         (folder / f"{step_id}.py").write_text(text)
     folder.chmod(0o755)
     return folder
@@ -325,28 +326,39 @@ class Verdict:
 def judge(case: Case, graded: Graded | None, baseline: Graded) -> Verdict:
     if graded is None:
         return Verdict("NO RESULT", ["no result at all: the judge did not survive the submission"])
+    broken, expected = graded.get(case.step), baseline[case.step]
+    cell = "MISSING" if broken is None else (
+        f"{broken['score']:g}/{expected['score']:g}" + ("" if broken["status"] is None else f" {broken['status']}"))
+    return Verdict(cell, violations([case], graded, baseline))
+
+
+def violations(cases: list[Case], graded: Graded, baseline: Graded) -> list[str]:
+    """Everything wrong with one graded submission whose steps `cases` are broken (one each): the
+    other steps as in the baseline, each broken step honest."""
+    broken = {case.step for case in cases}
     problems: list[str] = []
     for step_id, expected in baseline.items():
         got = graded.get(step_id)
-        if step_id == case.step:
-            continue
         if got is None:
             problems.append(f"{step_id} missing from the result")
-            continue
-        if got["score"] != expected["score"] or got["status"] != expected["status"]:
-            problems.append(f"{step_id} {got['score']:g} ({got['status']}), "
-                            f"not {expected['score']:g} ({expected['status']})")
-        for name, (status, message) in got["tests"].items():
-            if name.startswith(OWN_CHAIN):
-                continue
-            if expected["tests"].get(name, (None,))[0] != status:
-                problems.append(f"{step_id} · {name}: {status}: {message.splitlines()[0] if message else ''}")
-    broken, expected = graded.get(case.step), baseline[case.step]
-    if broken is None:
-        return Verdict("MISSING", problems + [f"{case.step} missing from the result"])
-    problems += _honesty(case, broken, expected)
-    cell = f"{broken['score']:g}/{expected['score']:g}" + ("" if broken["status"] is None else f" {broken['status']}")
-    return Verdict(cell, problems)
+        elif step_id not in broken:
+            problems += _kept(step_id, got, expected)
+    for case in cases:
+        if case.step in graded:
+            problems += _honesty(case, graded[case.step], baseline[case.step])
+    return problems
+
+
+def _kept(step_id: str, got: dict[str, Any], expected: dict[str, Any]) -> list[str]:
+    """Whether an unbroken step kept exactly its points, status and test statuses."""
+    problems = []
+    if got["score"] != expected["score"] or got["status"] != expected["status"]:
+        problems.append(f"{step_id} {got['score']:g} ({got['status']}), "
+                        f"not {expected['score']:g} ({expected['status']})")
+    for name, (status, message) in got["tests"].items():
+        if not name.startswith(OWN_CHAIN) and expected["tests"].get(name, (None,))[0] != status:
+            problems.append(f"{step_id} · {name}: {status}: {message.splitlines()[0] if message else ''}")
+    return problems
 
 
 def _honesty(case: Case, broken: dict[str, Any], expected: dict[str, Any]) -> list[str]:
@@ -426,8 +438,8 @@ def main(argv: list[str] | None = None) -> int:
     cases = cases_for(steps, ways, arguments.all_variants)
     work = arguments.keep or Path(tempfile.mkdtemp(prefix="vitgrade-matrix-"))
     try:
-        baseline_folder = write_submission(work / "submissions" / "baseline", None)
-        folders = [write_submission(work / "submissions" / case.name, case) for case in cases]
+        baseline_folder = write_submission(work / "submissions" / "baseline", [])
+        folders = [write_submission(work / "submissions" / case.name, [case]) for case in cases]
         verdicts: dict[tuple[str, str], Verdict] = {}
         for runner in runners:
             started = time.monotonic()

@@ -32,6 +32,7 @@ from typing import Any
 
 from grader.results import SandboxReport
 from grader.runner import protocol, sandbox
+from grader.runner.interpreter import module_arguments
 from grader.runner.remote import StepWorker
 from grader.runner.runners import missing_tools
 from grader.runner.zygote import WORKER_PRINTING_KEPT_BYTES  # the same share of a worker's printing
@@ -39,7 +40,7 @@ from grader.runner.zygote import WORKER_PRINTING_KEPT_BYTES  # the same share of
 WINDOWS = sys.platform == "win32"
 #: The worker's parent, never the judge: student code that signals its parent reaches it (see there).
 KEEPER = Path(__file__).resolve().with_name("keeper.py")
-WORKER = ("-m", "grader.runner.spawned")
+WORKER = tuple(module_arguments("grader.runner.spawned"))
 START_PATIENCE = 120.0  # seconds for a worker's Python to import torch on a slow laptop
 EXIT_PATIENCE = 2.0  # seconds a worker that closed its socket gets to finish exiting by itself
 #: Windows variables Python and torch need beside the sandbox's allow-list: without SYSTEMROOT a

@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import os
 import secrets
+import select
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from grader.results import SandboxReport
 from grader.runner import protocol, sandbox
+from grader.runner.interpreter import module_arguments
 from grader.suites.returned import Described, Returned
 
 if TYPE_CHECKING:  # the zygote starts before numpy is imported: a command's first wait starts 30 ms sooner
@@ -131,7 +134,7 @@ class ZygoteRunner:
         self._sock = ours
         env = sandbox.worker_environment(dict(os.environ))
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "grader.runner.zygote", str(theirs.fileno())],
+            [sys.executable, *module_arguments("grader.runner.zygote"), str(theirs.fileno())],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, env=env)
         theirs.close()
@@ -327,6 +330,12 @@ class ZygoteSubmission:
         self.kill()
 
 
+#: When a step's time is up: a time.monotonic() value, or where it may move while a call waits (a
+#: step run ahead, whose limit starts over when the session gets to it), a function that says it.
+Deadline = float | Callable[[], float]
+DEADLINE_CHECK = 0.25  # seconds between looks at a deadline that may move
+
+
 class StepWorker:
     """The process that runs one step's student code. Calls are synchronous, each with a deadline."""
 
@@ -336,8 +345,8 @@ class StepWorker:
         self.exit_info: dict[str, Any] | None = None
         self.functions: list[str] = []
 
-    def _receive(self, deadline: float) -> tuple[dict, dict]:
-        remaining = deadline - time.monotonic()
+    def _receive(self, deadline: Deadline) -> tuple[dict, dict]:
+        remaining = self._until_readable(deadline) if callable(deadline) else deadline - time.monotonic()
         if remaining <= 0:
             raise WorkerGone("timeout", "time limit reached")
         self._sock.settimeout(remaining)
@@ -358,7 +367,17 @@ class StepWorker:
             raise WorkerGone("error", f"the grader could not prepare the worker: {header.get('message')}")
         return header, arrays
 
-    def start(self, deadline: float) -> dict[str, Any]:
+    def _until_readable(self, deadline: Callable[[], float]) -> float:
+        """Wait until the process's reply starts to arrive or `deadline()` (which may move while
+        this waits) has passed; returns the time left then. Polled between whole messages only:
+        a reply is never read in part and then given up."""
+        while (remaining := deadline() - time.monotonic()) > 0:
+            readable, _, _ = select.select([self._sock], [], [], min(remaining, DEADLINE_CHECK))
+            if readable:
+                return max(deadline() - time.monotonic(), 1e-3)
+        return remaining
+
+    def start(self, deadline: Deadline) -> dict[str, Any]:
         """Wait until the student's file is loaded. Returns the `ready` or `load_error` header."""
         header, _ = self._receive(deadline)
         if header.get("type") == "ready":
@@ -370,7 +389,7 @@ class StepWorker:
         return header
 
     def call(self, fn: str, args: list, kwargs: dict, arrays: dict[str, np.ndarray],
-             deadline: float) -> Returned:
+             deadline: Deadline) -> Returned:
         started = time.monotonic()
         call = secrets.token_hex(8)  # the reply must name it, which bytes written blindly cannot
         try:

@@ -256,8 +256,7 @@ def _start(run: StepRun) -> None:
     """The run becomes current: its time limit starts, and what it knows of earlier steps is read."""
     if run.on_start is not None:
         run.on_start()
-    if not run.started:  # a run started ahead keeps the time limit it started with
-        run.start_clock()
+    run.start_clock()  # a run started ahead too: its calls made so far waited for nobody
     run.step_statuses = run.earlier_statuses()
     if not run.wanted():
         run.load_failure = Feedback("not run: the step is not attempted", status="not_attempted")
