@@ -88,7 +88,15 @@ class Student:
         if run.worker is None:
             assert run.spawn is not None, "a planned run has a way to start its worker"
             run.worker, run.attributed = run.spawn(), 0
-            header = run.worker.start(run.deadline)
+            try:
+                header = run.worker.start(run.deadline)
+            except WorkerGone as gone:
+                if gone.status != "error" or run.worker.exit_info is None:
+                    raise
+                # The worker ended while the student's file was imported: so it would every time.
+                self._collect_exit()
+                run.load_failure = Feedback(f"while your file was imported, {gone.message}", status="error")
+                raise run.load_failure from None
             _note_import_output(run, header.get("printed"))
             if header.get("type") == "load_error":
                 run.load_failure = _load_failure(header)
