@@ -334,6 +334,7 @@ class ZygoteSubmission:
 #: step run ahead, whose limit starts over when the session gets to it), a function that says it.
 Deadline = float | Callable[[], float]
 DEADLINE_CHECK = 0.25  # seconds between looks at a deadline that may move
+MESSAGE_PATIENCE = 60.0  # seconds for a reply that has started to arrive, where the deadline is not yet set
 
 
 class StepWorker:
@@ -369,12 +370,12 @@ class StepWorker:
 
     def _until_readable(self, deadline: Callable[[], float]) -> float:
         """Wait until the process's reply starts to arrive or `deadline()` (which may move while
-        this waits) has passed; returns the time left then. Polled between whole messages only:
-        a reply is never read in part and then given up."""
+        this waits) has passed; returns the time left then for reading it (finite). Polled between
+        whole messages only: a reply is never read in part and then given up."""
         while (remaining := deadline() - time.monotonic()) > 0:
             readable, _, _ = select.select([self._sock], [], [], min(remaining, DEADLINE_CHECK))
             if readable:
-                return max(deadline() - time.monotonic(), 1e-3)
+                return min(max(deadline() - time.monotonic(), 1e-3), MESSAGE_PATIENCE)
         return remaining
 
     def start(self, deadline: Deadline) -> dict[str, Any]:
