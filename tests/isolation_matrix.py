@@ -243,7 +243,7 @@ def _batch_gradescope(out: Path, submissions: list[Path]) -> None:
     runners._new_runner = KeptOpen  # type: ignore[assignment]
     try:
         for submission in submissions:
-            root = Path(tempfile.mkdtemp(prefix="vitgrade-matrix-gs-"))
+            root = Path(tempfile.mkdtemp(prefix="gradescope-", dir=out.parent))
             shutil.copytree(submission, root / "submission")
             within = len(STEP_IDS) * TIMEOUT + 60
             gradescope.run_autograder(root, TIMEOUT, deadline=time.monotonic() + within)
@@ -293,7 +293,7 @@ def _run_batch(runner: str, submissions: list[Path], out: Path, log: Any) -> Non
 
 def _grade_class(submissions: list[Path], out: Path, log: Any) -> None:
     """`vitgrade grade CLASS --jobs 2`: the submissions as one class folder, each result kept."""
-    with tempfile.TemporaryDirectory(prefix="vitgrade-matrix-class-") as work:
+    with tempfile.TemporaryDirectory(prefix="class-", dir=out.parent) as work:  # beside the results, as --keep says
         klass = Path(work) / "class"
         klass.mkdir()
         for submission in submissions:
@@ -414,7 +414,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--runners", help=f"runners, comma-separated (default: all): {','.join(RUNNERS)}")
     parser.add_argument("--all-variants", action="store_true",
                         help="every variant of every way in every step (default: one variant per step, in turn)")
-    parser.add_argument("--keep", type=Path, help="write the submissions and results here, and keep them")
+    parser.add_argument("--keep", type=Path, help="write the submissions and results here, and keep them "
+                        "(default: a temporary folder, removed at the end)")
     parser.add_argument("--json", type=Path, help="also write every verdict here, as JSON")
     parser.add_argument("--batch", nargs="+", help=argparse.SUPPRESS)  # RUNNER OUT SUBMISSION...: the child
     return parser
