@@ -298,8 +298,8 @@ def test_forged_messages_on_the_workers_socket_are_garbled_not_a_grader_crash(gr
     steps = graded(grader, submission(tmp_path, "forger"), ("03_position", "04_cls"))
     typed = steps["03_position"]
     assert statuses(typed) == ["error", "error", "passed"]  # and its forged exit report is ignored
-    assert all(t.message == "add_position: the worker's messages were garbled (a reply the judge cannot "
-               "read: TypeError); does your code write to inherited file descriptors?"
+    assert all(t.message == "add_position: the worker's messages were garbled (a reply that does not "
+               "answer this call); does your code write to inherited file descriptors?"
                for t in typed.tests[:2])
     assert [n[:35] for n in typed.notes] == ["03_position.py names sys.modules (l"]  # the scan's only
     nested = steps["04_cls"]

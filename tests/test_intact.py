@@ -2,12 +2,21 @@
 kind of change it promises to see is seen, and undoing it leaves nothing to report."""
 from __future__ import annotations
 
+import json
+import os
+import shutil
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 import torch
 
-from grader.runner import intact
+from grader import paths
+from grader.runner import intact, sandbox
+from grader.runner.portable import Spawned
+from grader.runner.remote import ZygoteRunner
 
 
 @pytest.fixture(autouse=True)
@@ -75,3 +84,68 @@ def test_a_function_s_code_or_defaults_and_a_deleted_attribute_are_seen_an_equal
     assert "grader.runner.protocol.receive" in found
     assert not [name for name in found if "MAX_HEADER" in name]
     assert intact.differences(before) == []
+
+
+@pytest.fixture
+def another_copy(tmp_path, monkeypatch) -> Path:
+    """The current folder holds another `grader` package (another checkout, a release), one that
+    says so as soon as it is imported."""
+    (tmp_path / "grader").mkdir()
+    (tmp_path / "grader" / "__init__.py").write_text("raise ImportError('the copy in the current folder')\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.slow  # two torch imports
+def test_the_workers_run_the_judge_s_copy_of_the_kit_whatever_the_current_folder_holds(another_copy):
+    """Started from a folder with another copy of the kit, the zygote and a portable worker import the
+    judge's: two copies disagree on their messages and on which code is the kit's own, and correct
+    code scored 0, accused of switching off the recording of its operators."""
+    environment = sandbox.worker_environment(dict(os.environ))
+    spawned = Spawned(environment, loopback=False)
+    zygote = ZygoteRunner()
+    try:
+        spawned.wait_started()  # the copy in the current folder raises at its first import
+        assert zygote.plan().layers()
+    finally:
+        spawned.kill()
+        zygote.close()
+
+
+@pytest.fixture(scope="module")
+def venv_with_the_kit(tmp_path_factory) -> Path:
+    """A virtual environment with the kit installed from a wheel (its dependencies from this Python's
+    site-packages), and a symlink to it."""
+    folder = tmp_path_factory.mktemp("venv")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
+                    str(folder / "wheel"), str(paths.KIT_ROOT)], check=True, timeout=300, capture_output=True)
+    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(folder / "venv")], check=True,
+                   timeout=300)
+    wheel = next((folder / "wheel").glob("vitgrade-*.whl"))
+    subprocess.run([str(folder / "venv" / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                    str(wheel)], check=True, timeout=300, capture_output=True)
+    (folder / "link").symlink_to(folder / "venv", target_is_directory=True)
+    return folder
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the venv's layout and symlinks as on Linux")
+@pytest.mark.parametrize("how", ["symlinked venv", "PYTHONPATH at this checkout"])
+def test_correct_code_keeps_its_points_in_a_venv_beside_another_copy(venv_with_the_kit, another_copy, tmp_path, how):
+    """The kit installed in a venv (reached through a symlink, or with PYTHONPATH at another copy),
+    run from a folder that holds a third copy: the judge and its workers run one copy, and correct
+    code scores full marks."""
+    submission = tmp_path / "submission"
+    submission.mkdir()
+    shutil.copy(paths.step_file(paths.SOLUTIONS, "01_flatten"), submission)
+    env = {**os.environ, "VITGRADE_ROOT": str(paths.KIT_ROOT)}
+    env.pop("PYTHONPATH", None)
+    folder = "link" if how == "symlinked venv" else "venv"
+    if how == "PYTHONPATH at this checkout":
+        env["PYTHONPATH"] = str(paths.KIT_ROOT)
+    report = tmp_path / "report.json"
+    run = subprocess.run([str(venv_with_the_kit / folder / "bin" / "vitgrade"), "check", "01_flatten", "--submission",
+                          str(submission), "--format", "json", "--output", str(report)],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert report.exists(), run.stderr
+    assert json.loads(report.read_text())["score"] == 10.0, report.read_text()

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from grader import paths
-from grader.runner.portable import Spawned, _describe_exit, _job_structure
+from grader.runner.portable import KEEPER, Spawned, _describe_exit, _job_structure
 from grader.steps import STEP_IDS
 
 SIMULATION = Path(__file__).resolve().parent / "portable"
@@ -265,3 +265,16 @@ def test_the_ci_container_job_runs_in_python_311_with_dockers_default_capabiliti
     assert "options" not in (container if isinstance(container, dict) else {})  # no --privileged, no --cap-add
     assert job["runs-on"] == "ubuntu-latest"
     assert "vitgrade check 01_flatten" in commands(job) and "pytest" in commands(job)
+
+
+@pytest.mark.parametrize(("code", "status"), [
+    ("import os; os._exit(5)", 5),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGSEGV)", -11),
+    ("import os, signal, time; os.kill(os.getppid(), signal.SIGTERM); time.sleep(0.2)", 0),
+])
+def test_the_keeper_ends_as_its_worker_ended_and_refuses_to_be_stopped(code, status):
+    """The portable worker's parent is the keeper, never the judge: it ends with the worker's exit
+    status or signal (the judge learns how the worker ended from it), and the worker's code cannot
+    stop it with the signals that ask a process to stop."""
+    run = subprocess.run([sys.executable, str(KEEPER), "-c", code], timeout=60)
+    assert run.returncode == status

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.runner.remote import StepWorker, SubmissionWorker, WorkerGone
+from grader.runner.remote import Deadline, StepWorker, SubmissionWorker, WorkerGone
 from grader.suites.returned import Returned
 
 #: (function, args, kwargs, arrays) of one call, in the order the session will make them.
@@ -47,10 +47,11 @@ class AheadWorker:
     calls it as it would the worker, and waits only where the thread has not got that far yet."""
 
     def __init__(self, submission: SubmissionWorker, init: dict[str, Any],
-                 calls: Callable[[list[str]], list[Call]], deadline: float,
+                 calls: Callable[[list[str]], list[Call]], deadline: Callable[[], float],
                  own_worker: Callable[[], StepWorker] | None = None) -> None:
         """`submission`: a worker of the step's own; `calls` gives the step's calls once the worker
-        has said which functions the file has; `deadline`: the step's, as it starts now;
+        has said which functions the file has; `deadline` says the step's deadline, which moves
+        once, when the session gets to the step (until then the calls made ahead wait for nobody);
         `own_worker` starts the step in the session's submission worker, for the calls the thread
         has not started when the session gets to them (None: the thread makes every call)."""
         self._submission, self._init = submission, init
@@ -105,7 +106,7 @@ class AheadWorker:
                 self._done = True
                 self._changed.notify_all()
 
-    def _make(self, worker: StepWorker, index: int, deadline: float) -> _Answer:
+    def _make(self, worker: StepWorker, index: int, deadline: Deadline) -> _Answer:
         assert self._made is not None, "calls are made only once the worker said which it has"
         function, args, kwargs, arrays = self._made[index]
         answer = _Answer(function, worker=worker)

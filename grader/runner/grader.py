@@ -6,6 +6,7 @@ worker from the runner (`runners`): a fresh process per step from a parent no st
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -235,9 +236,13 @@ class Grader:
 
     def _start_ahead(self, planned: _Planned) -> None:
         """Start `planned`'s step now, in a submission worker of its own, its calls made in a thread:
-        the session finds the first worker it asks for already serving. Its time limit starts now."""
+        the session finds the first worker it asks for already serving. Its time limit starts when
+        the session gets to it, as any step's: the earlier steps' time (a loop that used up its
+        limit, a busy machine) is not the step's, and a call made ahead that is still running then
+        gets the step's whole limit."""
         run = planned.run
         run.start_clock()
+        run.deadline = math.inf  # the step's limit starts when the session gets to it (see _start)
         try:
             submission = self.runner.spawn(self._submission_init)
         except (OSError, EOFError, ProtocolError) as error:
@@ -245,8 +250,8 @@ class Grader:
             raise
         self._ahead_submission = submission
         later = run.spawn
-        ahead = AheadWorker(submission, planned.init, lambda functions: _calls(run, functions), run.deadline,
-                            own_worker=later)
+        ahead = AheadWorker(submission, planned.init, lambda functions: _calls(run, functions),
+                            lambda: run.deadline, own_worker=later)
         served: list[bool] = []
 
         def spawn() -> StepWorker:  # the first worker asked for is the one started ahead

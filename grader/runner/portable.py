@@ -4,8 +4,9 @@ The zygote (`zygote.py`) needs `os.fork`, `socket.send_fds`, the `resource` modu
 `prctl`, `unshare` and `mount`: Linux only. macOS and Windows (or `VITGRADE_RUNNER=portable`) get
 this runner instead, behind the same interface (`runners.Runner`):
 
-    judge ── worker (`python -m grader.runner.spawned`: imports torch, runs student code)
-               └─ anything the student starts: same process group (POSIX) or Job Object (Windows)
+    judge ── keeper (`keeper.py`: the worker's parent, so that no student code can signal the judge)
+               └─ worker (`python -m grader.runner.spawned`: imports torch, runs student code)
+                    └─ anything the student starts: same process group (POSIX) or Job Object (Windows)
 
 One worker serves a submission's steps in turn, for as long as each step leaves its interpreter
 as it found it (`intact`; without fork no step can start from a clean copy): a step that patched
@@ -26,15 +27,20 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 from grader.results import SandboxReport
 from grader.runner import protocol, sandbox
+from grader.runner.interpreter import module_arguments
 from grader.runner.remote import StepWorker
 from grader.runner.runners import missing_tools
 from grader.runner.zygote import WORKER_PRINTING_KEPT_BYTES  # the same share of a worker's printing
 
 WINDOWS = sys.platform == "win32"
+#: The worker's parent, never the judge: student code that signals its parent reaches it (see there).
+KEEPER = Path(__file__).resolve().with_name("keeper.py")
+WORKER = tuple(module_arguments("grader.runner.spawned"))
 START_PATIENCE = 120.0  # seconds for a worker's Python to import torch on a slow laptop
 EXIT_PATIENCE = 2.0  # seconds a worker that closed its socket gets to finish exiting by itself
 #: Windows variables Python and torch need beside the sandbox's allow-list: without SYSTEMROOT a
@@ -49,7 +55,8 @@ class PortableRunner:
 
     def __init__(self) -> None:
         self._env = {**sandbox.worker_environment(dict(os.environ)), **_windows_environment(),
-                     "PYTHONIOENCODING": "utf-8"}  # what the student prints arrives as UTF-8 everywhere
+                     "PYTHONIOENCODING": "utf-8",  # what the student prints arrives as UTF-8 everywhere
+                     protocol.JUDGE_VARIABLE: str(os.getpid())}  # the worker ends with the judge, not with its keeper
         self._spare: Spawned | None = Spawned(self._env)
         self._used: list[Spawned] = []
         self.memory_refused: str | None = None  # why the OS refused a memory limit, once it did
@@ -159,7 +166,9 @@ class PortableSubmission:
         if self._spawned is None:
             return None
         info = {"signal": None, "signal_name": None, "code": 0, **self._spawned.step_output()}
-        if header.get("intact") is not True:  # it ends itself; what it started goes with its group
+        # Changed, it ends itself (what it started goes with its group); without its keeper (the
+        # step's code killed it), the judge could no longer learn how the worker ends.
+        if header.get("intact") is not True or self._spawned.process.poll() is not None:
             self.kill()
         return info
 
@@ -197,7 +206,7 @@ class Spawned:
         launcher)."""
         self._job, self._listener, self._token = None, None, b""
         self._started = self._killed = False
-        command = [sys.executable, "-m", "grader.runner.spawned"]
+        command = [sys.executable, str(KEEPER)]
         options: dict[str, Any] = dict(stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
         if WINDOWS:
             options["creationflags"] = subprocess.CREATE_NEW_PROCESS_GROUP | subprocess.CREATE_NO_WINDOW
@@ -208,7 +217,8 @@ class Spawned:
             self._listener = socket.create_server(("127.0.0.1", 0))  # loopback only, never a wider address
             self._token = secrets.token_hex(16).encode()
             port = self._listener.getsockname()[1]
-            self.process = subprocess.Popen(command + ["--connect", str(port)], stdin=subprocess.PIPE, **options)
+            self.process = subprocess.Popen(command + [*WORKER, "--connect", str(port)], stdin=subprocess.PIPE,
+                                            **options)
             self._job = _windows_job(self.process) if WINDOWS else None  # before it can run student code
             try:
                 self.process.stdin.write(self._token + b"\n")
@@ -217,7 +227,8 @@ class Spawned:
                 pass  # it died at once: waiting for it says so
         else:
             self.sock, theirs = socket.socketpair()
-            self.process = subprocess.Popen(command + [str(theirs.fileno())], pass_fds=(theirs.fileno(),),
+            fd = str(theirs.fileno())
+            self.process = subprocess.Popen(command + ["--fd", fd, *WORKER, fd], pass_fds=(theirs.fileno(),),
                                             stdin=subprocess.DEVNULL, **options)
             theirs.close()
         self.output_head, self.output_bytes = bytearray(), 0  # of the current step

@@ -7,15 +7,19 @@ Nothing here imports torch: values arrive as numpy arrays and plain JSON.
 from __future__ import annotations
 
 import os
+import secrets
+import select
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 from grader.results import SandboxReport
 from grader.runner import protocol, sandbox
+from grader.runner.interpreter import module_arguments
 from grader.suites.returned import Described, Returned
 
 if TYPE_CHECKING:  # the zygote starts before numpy is imported: a command's first wait starts 30 ms sooner
@@ -120,6 +124,7 @@ class ZygoteRunner:
         """A zygote of its own, or with `line` (from `clone`, in a judge of a pool) the copy of
         another process's zygote at the other end."""
         self._plan: sandbox.Plan | None = None
+        self._submissions: list[ZygoteSubmission] = []  # spawned here: the live ones are never reaped
         self._pid = 0  # the zygote's, as its `ready` says
         self._cloned = False
         if line is not None:
@@ -129,7 +134,7 @@ class ZygoteRunner:
         self._sock = ours
         env = sandbox.worker_environment(dict(os.environ))
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "grader.runner.zygote", str(theirs.fileno())],
+            [sys.executable, *module_arguments("grader.runner.zygote"), str(theirs.fileno())],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, env=env)
         theirs.close()
@@ -178,13 +183,17 @@ class ZygoteRunner:
         protocol.send(self._sock, {"op": "spawn", **init})
         header, _ = protocol.receive(self._sock)
         _, fds, _, _ = socket.recv_fds(self._sock, 1, 1)
-        return ZygoteSubmission(socket.socket(fileno=fds[0]), int(header["pid"]))
+        submission = ZygoteSubmission(socket.socket(fileno=fds[0]), int(header["pid"]))
+        self._submissions = [s for s in self._submissions if s.alive] + [submission]
+        return submission
 
     def reap(self) -> int:
-        """Kill whatever workers left behind; returns how many processes that was."""
+        """Kill whatever ended workers left behind; returns how many processes that was. A
+        submission still alive (a step run ahead beside the one that ended) keeps its processes."""
         if self._plan is None or (self._process is not None and self._process.poll() is not None):
             return 0
-        protocol.send(self._sock, {"op": "reap"})
+        self._submissions = [s for s in self._submissions if s.alive]
+        protocol.send(self._sock, {"op": "reap", "spare": [s.c1 for s in self._submissions]})
         header, _ = protocol.receive(self._sock)
         return int(header.get("killed", 0))
 
@@ -238,7 +247,7 @@ class ZygoteSubmission:
     fresh C2."""
 
     def __init__(self, control: socket.socket, c1_pid: int) -> None:
-        self._control, self._c1 = control, c1_pid
+        self._control, self.c1 = control, c1_pid
         self._c2: int | None = None
         self.alive = True
         self._prepared = False
@@ -301,7 +310,7 @@ class ZygoteSubmission:
     def kill(self) -> None:
         """End C2 and C1: the kernel ends everything in their namespace (the zygote reaps the rest)."""
         self.alive = False
-        for pid in (self._c2, self._c1):
+        for pid in (self._c2, self.c1):
             if pid:
                 try:
                     os.kill(pid, signal.SIGKILL)
@@ -321,6 +330,13 @@ class ZygoteSubmission:
         self.kill()
 
 
+#: When a step's time is up: a time.monotonic() value, or where it may move while a call waits (a
+#: step run ahead, whose limit starts over when the session gets to it), a function that says it.
+Deadline = float | Callable[[], float]
+DEADLINE_CHECK = 0.25  # seconds between looks at a deadline that may move
+MESSAGE_PATIENCE = 60.0  # seconds for a reply that has started to arrive, where the deadline is not yet set
+
+
 class StepWorker:
     """The process that runs one step's student code. Calls are synchronous, each with a deadline."""
 
@@ -330,8 +346,8 @@ class StepWorker:
         self.exit_info: dict[str, Any] | None = None
         self.functions: list[str] = []
 
-    def _receive(self, deadline: float) -> tuple[dict, dict]:
-        remaining = deadline - time.monotonic()
+    def _receive(self, deadline: Deadline) -> tuple[dict, dict]:
+        remaining = self._until_readable(deadline) if callable(deadline) else deadline - time.monotonic()
         if remaining <= 0:
             raise WorkerGone("timeout", "time limit reached")
         self._sock.settimeout(remaining)
@@ -352,7 +368,17 @@ class StepWorker:
             raise WorkerGone("error", f"the grader could not prepare the worker: {header.get('message')}")
         return header, arrays
 
-    def start(self, deadline: float) -> dict[str, Any]:
+    def _until_readable(self, deadline: Callable[[], float]) -> float:
+        """Wait until the process's reply starts to arrive or `deadline()` (which may move while
+        this waits) has passed; returns the time left then for reading it (finite). Polled between
+        whole messages only: a reply is never read in part and then given up."""
+        while (remaining := deadline() - time.monotonic()) > 0:
+            readable, _, _ = select.select([self._sock], [], [], min(remaining, DEADLINE_CHECK))
+            if readable:
+                return min(max(deadline() - time.monotonic(), 1e-3), MESSAGE_PATIENCE)
+        return remaining
+
+    def start(self, deadline: Deadline) -> dict[str, Any]:
         """Wait until the student's file is loaded. Returns the `ready` or `load_error` header."""
         header, _ = self._receive(deadline)
         if header.get("type") == "ready":
@@ -364,14 +390,18 @@ class StepWorker:
         return header
 
     def call(self, fn: str, args: list, kwargs: dict, arrays: dict[str, np.ndarray],
-             deadline: float) -> Returned:
+             deadline: Deadline) -> Returned:
         started = time.monotonic()
+        call = secrets.token_hex(8)  # the reply must name it, which bytes written blindly cannot
         try:
-            protocol.send(self._sock, {"op": "call", "fn": fn, "args": args, "kwargs": kwargs}, arrays)
+            protocol.send(self._sock, {"op": "call", "id": call, "fn": fn, "args": args, "kwargs": kwargs}, arrays)
         except OSError:
             self.kill()
             raise WorkerGone("error", self._ended_message()) from None
         header, out = self._receive(deadline)
+        if header.get("call") != call:  # forged, or garbage taken for a message: every later reply is suspect
+            self.kill()
+            raise WorkerGone("error", GARBLED.format("a reply that does not answer this call"))
         try:
             return _returned(header, out, time.monotonic() - started)
         except MALFORMED as error:

@@ -22,13 +22,13 @@ from pathlib import Path
 gc.disable()  # until worker.preload() has frozen what the import below brings (see there)
 from grader.runner import intact, protocol, sandbox, worker  # noqa: E402 - imports torch
 
-PARENT_CHECK = 0.5  # seconds between checks that the judge is still there (POSIX)
+JUDGE_CHECK = 0.5  # seconds between checks that the judge is still there (POSIX)
 
 
 def main(argv: list[str]) -> None:
     sock = _socket(argv)
     worker.preload()
-    _watch_parent()
+    _watch_judge()
     protocol.send(sock, {"type": "started", "pid": os.getpid()})
     try:
         header, _ = protocol.receive(sock)
@@ -121,16 +121,26 @@ def _end_output(marker: str) -> None:
         pass
 
 
-def _watch_parent() -> None:
+def _watch_judge() -> None:
     """End this worker if the judge dies (POSIX has no parent-death signal outside Linux; on
-    Windows the Job Object does this): a killed judge must not leave a loop running."""
+    Windows the Job Object does this): a killed judge must not leave a loop running. The judge, not
+    the parent: the parent is the keeper, which student code may kill without harm to the step."""
     if os.name != "posix":
         return
-    parent = os.getppid()
+    judge = int(os.environ.get(protocol.JUDGE_VARIABLE) or os.getppid())
+
+    def alive() -> bool:
+        try:
+            os.kill(judge, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:  # a pid reused by another user's process: the judge is gone
+            return False
+        return True
 
     def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(PARENT_CHECK)
+        while alive():
+            time.sleep(JUDGE_CHECK)
         os._exit(protocol.EXIT_BROKEN)
 
     threading.Thread(target=watch, daemon=True).start()

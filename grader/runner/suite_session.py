@@ -89,7 +89,15 @@ class Student:
         if run.worker is None:
             assert run.spawn is not None, "a planned run has a way to start its worker"
             run.worker, run.attributed = run.spawn(), 0
-            header = run.worker.start(run.deadline)
+            try:
+                header = run.worker.start(run.deadline)
+            except WorkerGone as gone:
+                if gone.status != "error" or run.worker.exit_info is None:
+                    raise
+                # The worker ended while the student's file was imported: so it would every time.
+                self._collect_exit()
+                run.load_failure = Feedback(f"while your file was imported, {gone.message}", status="error")
+                raise run.load_failure from None
             _note_import_output(run, header.get("printed"))
             if header.get("type") == "load_error":
                 run.load_failure = _load_failure(header)
@@ -259,8 +267,7 @@ def _start(run: StepRun) -> None:
     """The run becomes current: its time limit starts, and what it knows of earlier steps is read."""
     if run.on_start is not None:
         run.on_start()
-    if not run.started:  # a run started ahead keeps the time limit it started with
-        run.start_clock()
+    run.start_clock()  # a run started ahead too: its calls made so far waited for nobody
     run.step_statuses = run.earlier_statuses()
     if not run.wanted():
         run.load_failure = Feedback("not run: the step is not attempted", status="not_attempted")

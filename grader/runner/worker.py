@@ -531,6 +531,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
         torch.set_num_threads(int(init["threads"]))
     if not student_file.exists():
         protocol.send(sock, {"type": "load_error", "kind": "missing", "file": str(student_file)})
+        _until_stopped(sock)
         return
     from grader.student import load_step_file
 
@@ -543,6 +544,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
         protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,
                              "error": describe_error(error, student_files), **_syntax_details(error),
                              "printed": printed.reply()})
+        _until_stopped(sock)
         return
     # E.g. timm imported at the top of the file: held here, where no call of the student's can edit
     # it, and added to every call's record.
@@ -557,6 +559,14 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
         with captured_output() as printed:
             reply, out_arrays = _call(module, header, arrays, context, student_files, at_import)
         protocol.send(sock, {**reply, "printed": printed.reply()}, out_arrays)
+
+
+def _until_stopped(sock: socket.socket) -> None:
+    """After a file that did not load: wait for the judge's `stop`, as after any step. A worker
+    that serves the next step (the portable runner's) must not take that `stop` for the next
+    step's message, and one that ends (C3) must not leave the judge writing to a closed socket."""
+    with contextlib.suppress(EOFError, OSError, protocol.ProtocolError):
+        protocol.receive(sock)
 
 
 def note_memory_limit(limit: int) -> None:
@@ -632,5 +642,6 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
     reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(evidence | _replaced(evidence) | at_import)
+    reply["call"] = header.get("id")  # which call this answers (the judge checks it)
     return reply, out
 

@@ -68,8 +68,10 @@ def _serve(control: socket.socket) -> None:
             break
         if header.get("op") == "spawn":
             _spawn(control, header)
-        elif header.get("op") == "reap":  # what its workers left: its copies serve other judges
-            protocol.send(control, {"type": "reaped", "killed": reap_children(spare=COPIES)})
+        elif header.get("op") == "reap":  # what ended workers left; not its copies (other judges'),
+            # nor the submissions the judge still uses (a step run ahead beside the one that ended)
+            spare = COPIES | {pid for pid in header.get("spare", []) if isinstance(pid, int)}
+            protocol.send(control, {"type": "reaped", "killed": reap_children(spare=spare)})
         elif header.get("op") == "clone":
             _clone(control)
         else:
