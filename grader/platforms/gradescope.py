@@ -365,8 +365,10 @@ SOURCE="$(cd "$ROOT/source" 2>/dev/null && pwd -P)"
 # Root without namespaces (Docker's defaults) runs the worker as uid 65534: what a student must never
 # read (grader/secret_files.py), and Python's compiled copies of it, stay root's.
 chmod -R go-rwx """ + _CLOSED_SECRETS + """ 2>/dev/null
-VITGRADE_ROOT="$SOURCE" PYTHONPATH="$SOURCE" timeout --kill-after=5 {stop_after} \\
-    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step} --within {within}{options}
+# Started from the kit's folder, which `python -m` puts first on sys.path as it is: PYTHONPATH would
+# split a folder whose name holds a colon, and then no grader, or another copy of it, would run.
+(cd "$SOURCE" && VITGRADE_ROOT="$SOURCE" exec timeout --kill-after=5 {stop_after} \\
+    "$PYTHON" -m grader.platforms.gradescope "$ROOT" --timeout {per_step} --within {within}{options})
 status=$?
 # Only a clean exit vouches for results.json: a crash may leave one written by the student's code.
 if [ "$status" -ne 0 ] || [ ! -s "$RESULTS" ]; then
