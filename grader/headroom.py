@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from grader import paths
-from grader.rounding import CORRECT_HEADROOM, MISTAKE_SEPARATION
+from grader.numerics import CORRECT_HEADROOM, MISTAKE_SEPARATION
 
 #: Other CPUs this machine can stand in for: torch's, MKL's and oneDNN's kernels forced down.
 KERNELS = {

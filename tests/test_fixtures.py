@@ -16,7 +16,7 @@ from grader import paths
 from grader.cli import app
 from grader.expected.agree import compare_file, compare_folders
 from grader.expected.store import FixtureError, load_cases, load_manifest, verify
-from grader.rounding import REPRODUCIBLE
+from grader.numerics import REPRODUCIBLE
 from grader.steps import STEP_IDS
 
 MANIFEST = load_manifest()

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.rounding import REPRODUCIBLE
+from grader.numerics import REPRODUCIBLE
 from grader.suites.feedback import DEFAULT_TOLERANCE
 from grader.suites.support import FINGERPRINT_TOLERANCE
 

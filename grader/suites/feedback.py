@@ -11,7 +11,7 @@ from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 
 #: (absolute, relative) of every graded comparison without a tolerance of its own. Derived from
-#: float32 rounding (grader.rounding): a graded function computes at most one block from its
+#: float32 rounding (grader.numerics): a graded function computes at most one block from its
 #: fixture inputs, `block_terms()` = 2501 terms summed in series (LayerNorm's means and variances,
 #: q, k, v, scores, values, projection, the MLP's 192 and 768 terms); two machines summing them in
 #: other orders differ by λ·u·√(2·2501) ≈ 2.5e-5 of the sums' magnitude, so 1e-4 relative leaves a

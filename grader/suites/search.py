@@ -1062,7 +1062,7 @@ def _named(spellings: list[Candidate], function: str) -> Finding:
 
 
 #: Two edits give the same numbers (one mistake, spelled twice) when they agree to float64 rounding: the
-#: longest computation the search reruns, a block, sums at most 2501 terms in series (grader.rounding's
+#: longest computation the search reruns, a block, sums at most 2501 terms in series (grader.numerics's
 #: block_terms), so two spellings of one computation differ by at most 2501·2⁻⁵³ ≈ 2.8e-13 of the sums'
 #: magnitude; 1e-9 leaves a factor 3600 for LayerNorm's and the softmax's divisions. Two different
 #: mistakes that merely agree within the test's float32 tolerance on this case are two edits: the search

@@ -23,7 +23,7 @@ OUTPUT_NAMES = {"qkv_heads": ("q", "k", "v")}
 #: A known mistake's output is matched within this fraction of max(1, its scale): a mistake made on
 #: another machine differs from the fingerprint computed at build time by float32 noise only: at
 #: most `rounding_bound(vit_terms(), scale)` ≈ 8.9e-5 of the scale for the ~31000 terms summed from
-#: pixels to logits (grader.rounding), so 1e-3 leaves a factor 11 (measured: 3.5e-5 at worst).
+#: pixels to logits (grader.numerics), so 1e-3 leaves a factor 11 (measured: 3.5e-5 at worst).
 FINGERPRINT_TOLERANCE = 1e-3
 
 
