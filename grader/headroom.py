@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from grader import paths
-from grader.numerics import CORRECT_HEADROOM, MISTAKE_SEPARATION
+from grader.numerics import CORRECT_HEADROOM, MISTAKE_SEPARATION, Tolerance, case_tolerance, in_tolerances
 
 #: Other CPUs this machine can stand in for: torch's, MKL's and oneDNN's kernels forced down.
 KERNELS = {
@@ -76,7 +76,7 @@ def test_name(case: Any) -> str:
     return f"{case.step} {case.visibility} · {case.name}"
 
 
-def error_in_tolerances(value: Any, expected: Any, tolerance: tuple[float, float]) -> float:
+def error_in_tolerances(value: Any, expected: Any, tolerance: Tolerance) -> float:
     """max |value - expected| / (atol + rtol·|expected|); CAUGHT_EXACTLY for a wrong type or shape."""
     import torch
 
@@ -89,9 +89,7 @@ def error_in_tolerances(value: Any, expected: Any, tolerance: tuple[float, float
         return 0.0 if exact else CAUGHT_EXACTLY
     if not isinstance(value, torch.Tensor) or tuple(value.shape) != expected.shape:
         return CAUGHT_EXACTLY
-    got = value.detach().double().numpy()
-    atol, rtol = tolerance
-    error = np.abs(got - expected) / (atol + rtol * np.abs(expected.astype(np.float64)))
+    error = in_tolerances(value.detach().double().numpy(), expected, tolerance)
     return float(np.nan_to_num(error, nan=CAUGHT_EXACTLY).max(initial=0.0))
 
 
@@ -169,13 +167,7 @@ def call_error(function: Callable, args: list[Any], case: Any) -> float:
     after = [t for value in args for t in tensors_of(value)]
     if any(not torch.equal(a, b) for a, b in zip(after, before)):
         return CAUGHT_EXACTLY
-    return error_in_tolerances(value, case.expected, tuple(case.extra.get("tolerance", _default())))
-
-
-def _default() -> tuple[float, float]:
-    from grader.suites.feedback import DEFAULT_TOLERANCE
-
-    return DEFAULT_TOLERANCE
+    return error_in_tolerances(value, case.expected, case_tolerance(case.extra))
 
 
 def bind_solutions() -> dict[str, Any]:

@@ -49,7 +49,7 @@ from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 from grader.suites import search
 from grader.suites.diagnosis import kinds_of
-from grader.suites.feedback import DEFAULT_TOLERANCE
+from grader.numerics import Closeness, case_tolerance
 import numpy as np
 from mutants.catalogue import Mutant
 from mutants.fresh import FRESH, INDEPENDENT, Fresh
@@ -129,7 +129,7 @@ def measure_catalogue() -> tuple[int, int, list[str]]:
     for step in STEP_IDS:
         for case in load_cases(step, "visible") + load_cases(step, "hidden"):
             case.extra["checkpoint"] = checkpoint
-            tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
+            tolerance = case_tolerance(case.extra)
             for mistake in CATALOGUE.get(case.function, []):
                 for part, wrong, expected in _wrong_outputs(case, mistake, tolerance):
                     total += 1
@@ -155,7 +155,7 @@ def _wrong_outputs(case, mistake, tolerance) -> list[tuple[int | None, np.ndarra
         pairs = [(None, np.asarray(output, np.float64), case.expected)]
     else:
         return []
-    close = search._Closeness(tolerance)
+    close = Closeness(tolerance)
     return [(part, o, e) for part, o, e in pairs if not close(o, e)]
 
 

@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from grader import numerics
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
@@ -24,8 +25,6 @@ try:  # the correct maths and the search over its edits: instructor side only, t
     from grader.suites import search
 except ImportError:
     maths = search = None
-
-Tolerance = tuple[float, float]
 
 #: Every finding the diagnosis can make, by id: what it claims in words without numbers, the kinds
 #: of structure it claims the error has (a message may claim only what the mistake has: the kit's
@@ -94,7 +93,7 @@ ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channe
             "image")
 
 
-def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolerance,
+def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numerics.Tolerance,
              parts: dict[str, np.ndarray] | None = None, search_edits: bool = True) -> list[Finding]:
     """Sentences naming the structure of the error, most specific first; empty when none fits.
 
@@ -111,7 +110,7 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
     try:
         if g.shape != e.shape:
             return _shape_findings(e, g, tolerance)
-        close = _Closeness(tolerance)
+        close = numerics.Closeness(tolerance)
         if close(g, e):  # nothing is wrong: nothing to explain
             return []
         # the one edit of the lecture's computation that gives these numbers says what was done; the
@@ -124,7 +123,7 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
         return []
 
 
-def _structure(case: Any, e: np.ndarray, g: np.ndarray, close: _Closeness,
+def _structure(case: Any, e: np.ndarray, g: np.ndarray, close: numerics.Closeness,
                parts: dict[str, np.ndarray]) -> Finding | None:
     """The first structural finding that fits the numbers; None when none does."""
     for check in _CHECKS:
@@ -141,16 +140,6 @@ def _part_index(expected: np.ndarray, parts: dict[str, np.ndarray]) -> int | Non
     return next((i for i, other in enumerate(parts.values()) if other is expected), None)
 
 
-class _Closeness:
-    """`close(a, b)`: a equals b within the comparison's tolerance, everywhere."""
-
-    def __init__(self, tolerance: Tolerance) -> None:
-        self.atol, self.rtol = tolerance
-
-    def __call__(self, a: np.ndarray, b: np.ndarray) -> bool:
-        return bool(np.all(np.abs(a - b) <= self.atol + self.rtol * np.abs(b)))
-
-
 def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
@@ -163,9 +152,9 @@ def _span(values: np.ndarray) -> str:
 
 # ---------------------------------------------------------------- shapes
 
-def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: Tolerance) -> list[Finding]:
+def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: numerics.Tolerance) -> list[Finding]:
     """A transposed result, or the right rows with some missing."""
-    close = _Closeness(tolerance)
+    close = numerics.Closeness(tolerance)
     if e.ndim >= 2 and g.shape == e.shape[:-2] + e.shape[-2:][::-1] and close(np.swapaxes(g, -1, -2), e):
         return [_found("transposed", "Your result is the expected one transposed: its last two axes are swapped.")]
     if e.ndim >= 2 and g.shape[:-2] == e.shape[:-2] and g.shape[-1] == e.shape[-1] and g.shape[-2] < e.shape[-2]:
@@ -190,11 +179,11 @@ def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
     if case.function in ("classify", "vit_forward") and g.ndim == 2:
         with np.errstate(over="ignore"):
             sums, expected_sums = np.exp(g).sum(axis=-1), np.exp(e).sum(axis=-1)
-        if np.allclose(sums, 1, atol=1e-3) and not np.allclose(expected_sums, 1, atol=1e-3):
+        if _sum_to_one(sums) and not _sum_to_one(expected_sums):
             text = ("Your values are log-probabilities: the exponentials of each image's row sum to 1 "
                     "(a log_softmax); return the raw logits, before any softmax (page 52).")
             return _found("log_probabilities", text)
-        if g.min() >= 0 and np.allclose(g.sum(axis=-1), 1, atol=1e-3) and not np.allclose(e.sum(-1), 1, atol=1e-3):
+        if g.min() >= 0 and _sum_to_one(g.sum(axis=-1)) and not _sum_to_one(e.sum(-1)):
             text = ("Your values are probabilities: each image's row lies in [0, 1] and sums to 1 (a softmax); "
                     "return the raw logits, before any softmax (page 52).")
             return _found("probabilities", text)
@@ -203,13 +192,13 @@ def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
 
 def _attention(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
     rows, columns = g.sum(axis=-1), g.sum(axis=-2)
-    if not np.allclose(rows, 1, atol=1e-3):
+    if not _sum_to_one(rows):
         if g.min() < 0 or g.max() > 1:
             text = (f"Your weights run from {_fmt(g.min())} to {_fmt(g.max())} and rows sum to "
                     f"{_fmt(rows.min())}..{_fmt(rows.max())}: these are scores, not weights; a softmax "
                     "over the keys turns each query's row into weights that sum to 1 (page 28).")
             return _found("scores_not_weights", text)
-        if np.allclose(columns, 1, atol=1e-3):
+        if _sum_to_one(columns):
             text = ("Your columns sum to 1, not your rows: the softmax ran over the queries; "
                     "each query's row of weights over the keys must sum to 1 (pages 28, 31).")
             return _found("softmax_over_queries", text)
@@ -217,6 +206,10 @@ def _attention(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
                 "row over the keys alone, as the softmax does (page 28).")
         return _found("rows_not_normalized", text)
     return _temperature(e, g, close)
+
+
+def _sum_to_one(sums: np.ndarray) -> bool:
+    return numerics.close(sums, np.ones_like(sums), numerics.SUMS_TO_ONE)
 
 
 def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
@@ -255,7 +248,7 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
 
 def _magnitude(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """|expected|: the sizes right, every negative value's sign lost."""
-    if not (e < -(close.atol + close.rtol * np.abs(e))).any() or not close(g, np.abs(e)):
+    if not (e < -numerics.allowed(e, close.tolerance)).any() or not close(g, np.abs(e)):
         return None
     return _found("magnitude", "Your values are the sizes of the expected ones, |expected|: every negative "
                   "value came out positive, so the sign, which says which way a value goes, is lost.")
@@ -564,7 +557,7 @@ def _joined_heads(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str 
     except np.linalg.LinAlgError:
         return None
     joined_e, joined_g = (e - b_o) @ inverse, (g - b_o) @ inverse  # (..., H*d), before W_o
-    loose = _Closeness((1e-3 * float(np.abs(joined_e).max()), 1e-3))  # the inverse amplifies rounding
+    loose = numerics.Closeness(numerics.inverse_tolerance(joined_e))
     perm = _matching(joined_e, joined_g, e.ndim - 1, loose)
     if perm is None or (perm == np.arange(len(perm))).all():
         return None
@@ -651,8 +644,7 @@ def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
 
 def _some_rows(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
     """Only some rows (CLS, the patch rows, one head, ...) are wrong; the rest is right."""
-    atol, rtol = close.atol, close.rtol
-    bad = ~(np.abs(g - e) <= atol + rtol * np.abs(e))
+    bad = numerics.outside(g, e, close.tolerance)
     axes = list(getattr(case, "axes", []))
     for axis in _row_axes(axes, e.shape):
         name = axes[axis] if axis < len(axes) else ""
@@ -711,7 +703,7 @@ def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
         return None
     ne, ng = e - bias, g - bias  # the normalized rows times the weight, the student's and ours
     factor = (ng * ne).sum(axis=-1, keepdims=True) / np.maximum((ne * ne).sum(axis=-1, keepdims=True), 1e-300)
-    if not np.allclose(ng, factor * ne, rtol=1e-3, atol=1e-4 * float(np.abs(ne).max())):
+    if not numerics.close(ng, factor * ne, numerics.fit_tolerance(ne)):
         return None
     text = (f"Before the learned scale and shift, each row is the right normalized row times a factor of its "
             f"own ({_span(factor)}): the division by the standard deviation "
@@ -750,8 +742,7 @@ def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Findi
         text = ("Your values are float16 numbers, off by no more than float16's resolution at this scale, as "
                 "a computation in float16 gives: compute in float32 throughout.")
         return _found("float16", text)
-    atol, rtol = close.atol, close.rtol
-    wrong = float((error > atol + rtol * np.abs(e)).mean())
+    wrong = float(numerics.outside(g, e, close.tolerance).mean())
     text = (f"A small error spread over {wrong:.0%} of the values, each within {float((error / size).max()):.2%} "
             "of its own expected value: the structure is right but the numbers are approximate, as with an "
             "approximation (e.g. of GELU), an eps in another place or a lower precision.")

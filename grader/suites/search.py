@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from grader import numerics
 from grader.results import Finding
 
 try:  # the correct maths and the catalogue of mistakes: instructor side only (the release has neither)
@@ -881,7 +882,7 @@ def edit_outputs(case: Any) -> list[tuple[Finding, Any]]:
     function = getattr(maths, case.function, None) if maths is not None else None
     if function is None:
         return []
-    close = _Closeness(tuple(case.extra.get("tolerance", (1e-4, 1e-4))))
+    close = numerics.Closeness(numerics.case_tolerance(case.extra))
     try:
         call = _Call(case, function, arguments(case), None)
     except Exception:  # noqa: BLE001 - a call the lecture maths cannot rebuild has no edits to store
@@ -919,7 +920,7 @@ def _fits(output: Any, correct: Any) -> bool:
 
 # ---------------------------------------------------------------- the search
 
-def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: tuple[float, float],
+def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numerics.Tolerance,
               part: int | None = None, budget: float = BUDGET_SECONDS) -> Finding | None:
     """The one edit of the lecture's computation that reproduces `got`, as a finding (id `edit.<edit>`);
     None when no edit does, several different ones do, or the call cannot be rebuilt.
@@ -938,7 +939,7 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: tuple
     if function is None or not np.isfinite(got).all():
         return None
     deadline = time.process_time() + budget
-    close = _Closeness(tolerance)
+    close = numerics.Closeness(tolerance)
     try:
         call = _Call(case, function, arguments(case), part)
         first = call.first_image()
@@ -1061,28 +1062,10 @@ def _named(spellings: list[Candidate], function: str) -> Finding:
     return Finding(f"edit.{first.id}", first.sentence, sentence, first.page)
 
 
-#: Two edits give the same numbers (one mistake, spelled twice) when they agree to float64 rounding: the
-#: longest computation the search reruns, a block, sums at most 2501 terms in series (grader.numerics's
-#: block_terms), so two spellings of one computation differ by at most 2501·2⁻⁵³ ≈ 2.8e-13 of the sums'
-#: magnitude; 1e-9 leaves a factor 3600 for LayerNorm's and the softmax's divisions. Two different
-#: mistakes that merely agree within the test's float32 tolerance on this case are two edits: the search
-#: cannot tell which one the student made, and names neither.
-SAME_NUMBERS = 1e-9
-
-
 def _same_numbers(a: np.ndarray, b: np.ndarray) -> bool:
-    scale = max(float(np.abs(b).max(initial=0.0)), 1.0)
-    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= SAME_NUMBERS * scale))
-
-
-class _Closeness:
-    """`close(a, b)`: a equals b within the test's tolerance, everywhere."""
-
-    def __init__(self, tolerance: tuple[float, float]) -> None:
-        self.atol, self.rtol = tolerance
-
-    def __call__(self, a: np.ndarray, b: np.ndarray) -> bool:
-        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-        return a.shape == b.shape and bool(np.all(np.abs(a - b) <= self.atol + self.rtol * np.abs(b)))
+    """Two edits give the same numbers (one mistake, spelled twice): they agree to float64 rounding.
+    Two different mistakes that merely agree within the test's float32 tolerance on this case are two
+    edits: the search cannot tell which one the student made, and names neither."""
+    return numerics.close(a, b, numerics.at_scale(numerics.SAME_NUMBERS, b))
 
 

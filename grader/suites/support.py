@@ -12,19 +12,15 @@ from typing import Any
 import numpy as np
 
 from grader.expected.store import Case, Fingerprint
+from grader.numerics import case_tolerance
 from grader.results import PROBABILITY_MAP, Finding
 from grader.steps import get_step
 from grader.suites.diagnosis import diagnose, diagnose_count
-from grader.suites.feedback import DEFAULT_TOLERANCE, INSTRUMENTS, Feedback, compare, shape_text
+from grader.suites.feedback import INSTRUMENTS, Feedback, compare, shape_text
 from grader.suites.returned import Returned
 
 FLOAT_DTYPES = ("float32", "float64")
 OUTPUT_NAMES = {"qkv_heads": ("q", "k", "v")}
-#: A known mistake's output is matched within this fraction of max(1, its scale): a mistake made on
-#: another machine differs from the fingerprint computed at build time by float32 noise only: at
-#: most `rounding_bound(vit_terms(), scale)` ≈ 8.9e-5 of the scale for the ~31000 terms summed from
-#: pixels to logits (grader.numerics), so 1e-3 leaves a factor 11 (measured: 3.5e-5 at worst).
-FINGERPRINT_TOLERANCE = 1e-3
 
 
 def wire_arguments(case: Case) -> tuple[list, dict, dict[str, np.ndarray]]:
@@ -181,7 +177,7 @@ def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype:
     if dtype is not None and (dtype not in FLOAT_DTYPES or promised not in (None, dtype)):
         raise _failure(f"{what} returned a tensor of dtype torch.{dtype}; expected torch.{promised or 'float32'}",
                        "dtype", "the wrong dtype returned")
-    tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
+    tolerance = case_tolerance(case.extra)
     if value.shape != expected.shape:
         text, finding = _explanation(case, expected, value, tolerance, mistake_part, parts)
         raise Feedback(f"{what} returned shape {shape_text(value.shape)}, expected {shape_text(expected.shape)}."
@@ -244,8 +240,7 @@ def _matches(fingerprint: Any, value: Any) -> bool:
     if isinstance(fingerprint, Fingerprint):
         if not isinstance(value, np.ndarray):
             return False
-        scale = max(1.0, float(np.abs(fingerprint.values).max(initial=0)))
-        return fingerprint.matches(value, FINGERPRINT_TOLERANCE * scale)
+        return fingerprint.matches(value)
     if isinstance(fingerprint, tuple):
         return False
     return fingerprint == value and not isinstance(value, bool)
