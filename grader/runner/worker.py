@@ -134,6 +134,7 @@ def preload() -> None:
     import safetensors.torch  # noqa: F401
     import torch
 
+    import grader.checkpoint.timm_names  # noqa: F401 - the checkpoint's parameters, read by name
     import grader.params  # noqa: F401
     import grader.paths  # noqa: F401
     import grader.photos  # noqa: F401 - the worker's pixel arguments, after the view is entered
@@ -346,9 +347,9 @@ class Context:
 
     def params(self):
         if self._params is None:
-            from grader.params import ViTParams
+            from grader.checkpoint.timm_names import lecture_params
 
-            self._params = ViTParams.from_state_dict(self.state())
+            self._params = lecture_params(self.state())
         return self._params
 
     def model(self, name: str, weights: np.ndarray | None) -> Callable:

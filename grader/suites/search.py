@@ -835,39 +835,16 @@ def _checkpoint_params(case: Any) -> Any:
 
 @functools.lru_cache(maxsize=2)
 def _params_of(path: str) -> Any:
-    """The checkpoint in the lecture's row-vector layout, as ViTParams.from_state_dict builds it, in numpy."""
+    """The checkpoint in the lecture's row-vector layout, in numpy float64."""
     from safetensors.numpy import load_file
 
-    from grader.params import BlockParams, ViTParams
+    from grader.checkpoint.timm_names import lecture_params
 
     try:
-        state = {k: np.asarray(v, np.float64) for k, v in load_file(path).items()}
+        state = load_file(path)
     except (OSError, ValueError) as error:
         raise NotRebuilt(str(error)) from None
-    depth = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("blocks."))
-
-    def block(p: str) -> BlockParams:
-        return BlockParams(
-            ln1_weight=state[p + "norm1.weight"], ln1_bias=state[p + "norm1.bias"],
-            W_qkv=state[p + "attn.qkv.weight"].T, b_qkv=state[p + "attn.qkv.bias"],
-            W_o=state[p + "attn.proj.weight"].T, b_o=state[p + "attn.proj.bias"],
-            ln2_weight=state[p + "norm2.weight"], ln2_bias=state[p + "norm2.bias"],
-            W_1=state[p + "mlp.fc1.weight"].T, b_1=state[p + "mlp.fc1.bias"],
-            W_2=state[p + "mlp.fc2.weight"].T, b_2=state[p + "mlp.fc2.bias"])
-
-    conv = state["patch_embed.proj.weight"]  # (D, 3, P, P)
-    D = conv.shape[0]
-    return ViTParams(conv_weight=conv, W_E=conv.reshape(D, -1).T, b_E=state["patch_embed.proj.bias"],
-                     cls_token=state["cls_token"].reshape(-1), pos_table=state["pos_embed"].reshape(-1, D),
-                     blocks=tuple(block(f"blocks.{i}.") for i in range(depth)),
-                     norm_weight=state["norm.weight"], norm_bias=state["norm.bias"],
-                     W_head=state["head.weight"].T, b_head=state["head.bias"],
-                     patch_size=conv.shape[-1], num_heads=_heads(D))
-
-
-def _heads(D: int) -> int:
-    """ViT-Ti's heads of 64 features (page 32): 3 for D = 192."""
-    return max(1, D // 64)
+    return lecture_params(state, array=lambda view: np.asarray(view, np.float64))
 
 
 # ---------------------------------------------------------------- every edit, for the fixtures
