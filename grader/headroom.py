@@ -107,15 +107,13 @@ class Arguments:
         self._vit64: Any = None
 
     def decode(self, case: Any, float64: bool = False) -> list[Any]:
-        from grader.runner.worker import decode_value
-        from grader.suites.support import wire_arguments
+        from grader.expected.arguments import TorchReader, read
 
-        wire, _, arrays = wire_arguments(case)  # exactly what the judge sends the worker
-        values = [decode_value(spec, arrays, self.context) for spec in wire]
+        values = [read(spec, case.tensors, TorchReader(self.context)) for spec in case.args]  # as the worker reads them
         if not float64:
             return values
-        return [self._model64(spec, case) if isinstance(spec, dict) and "model" in spec else _as_float64(value)
-                for spec, value in zip(wire, values)]
+        return [self._model64(spec, case) if "model" in spec else _as_float64(value)
+                for spec, value in zip(case.args, values)]
 
     def _model64(self, spec: dict[str, Any], case: Any) -> Callable:
         """The grader's model computing in float64 too: nothing of the chain stays float32."""
@@ -137,15 +135,12 @@ def _as_float64(value: Any) -> Any:
     """Float tensors (also inside parameter dataclasses) as float64; everything else unchanged."""
     import torch
 
+    from grader.expected.arguments import with_arrays
+
     if isinstance(value, torch.Tensor):
         return value.double() if value.is_floating_point() else value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {}
-        for field in dataclasses.fields(value):
-            inner = getattr(value, field.name)
-            changes[field.name] = tuple(_as_float64(v) for v in inner) if isinstance(inner, tuple) \
-                else _as_float64(inner)
-        return dataclasses.replace(value, **changes)
+        return with_arrays(value, _as_float64)
     return value
 
 

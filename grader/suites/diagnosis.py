@@ -9,13 +9,13 @@ cases (about 0.1 s each), so it may afford a few passes over the arrays.
 """
 from __future__ import annotations
 
-import functools
 from typing import Any
 from collections.abc import Callable
 
 import numpy as np
 
 from grader import numerics
+from grader.expected.arguments import numpy_array
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
@@ -259,7 +259,7 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
     given: its rows in another order, a multiple of it, its mean row, or a product instead of a sum."""
     if case.function != "add_position" or e.ndim != 3:
         return None
-    tokens, table = _argument(case, "tokens"), _argument(case, "pos_table")
+    tokens, table = numpy_array(case, "tokens"), numpy_array(case, "pos_table")
     if tokens is None or table is None or tokens.shape != e.shape or table.shape != e.shape[1:]:
         return None
     tokens, table = np.asarray(tokens, np.float64), np.asarray(table, np.float64)
@@ -388,7 +388,7 @@ def _offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | 
 def _named_vector(case: Any, offset: np.ndarray, close) -> str:
     """`; it equals −b_E` when the offset is (minus) one of the call's vector arguments."""
     for spec in getattr(case, "args", []):
-        value = _argument(case, spec["name"])
+        value = numpy_array(case, spec["name"])
         if value is None or value.shape != offset.shape or not np.abs(value).max() > 0:
             continue
         t = np.asarray(value, np.float64)
@@ -549,7 +549,7 @@ def _joined_heads(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str 
     """multi_head_attention: with W_o and b_o undone, the joined heads in another order."""
     if case.function != "multi_head_attention":
         return None
-    W_o, b_o = _argument(case, "W_o"), _argument(case, "b_o")
+    W_o, b_o = numpy_array(case, "W_o"), numpy_array(case, "b_o")
     if W_o is None or b_o is None or W_o.shape != (e.shape[-1],) * 2 or b_o.shape != e.shape[-1:]:
         return None
     try:
@@ -570,53 +570,11 @@ def _recomputes(case: Any) -> bool:
     return maths is not None and getattr(case, "edits", None) is None
 
 
-def _argument(case: Any, name: str) -> np.ndarray | None:
-    """A call argument's value: one of the case's tensors, or a parameter of the checkpoint."""
-    for spec in getattr(case, "args", []):
-        if spec.get("name") != name:
-            continue
-        if "tensor" in spec:
-            return case.tensors.get(spec["tensor"])
-        if "param" in spec and case.extra.get("checkpoint"):
-            return _checkpoint_parameter(case.extra["checkpoint"], spec["param"])
-    return None
-
-
-#: ViTParams names -> (timm state-dict name, stored transposed): the parameters the diagnosis reads.
-_STATE_NAMES = {"W_o": ("attn.proj.weight", True), "b_o": ("attn.proj.bias", False),
-                "b_1": ("mlp.fc1.bias", False), "b_2": ("mlp.fc2.bias", False),
-                "b_E": ("patch_embed.proj.bias", False), "b_head": ("head.bias", False),
-                "norm_weight": ("norm.weight", False), "norm_bias": ("norm.bias", False),
-                "ln1_bias": ("norm1.bias", False), "ln2_bias": ("norm2.bias", False)}
-
-
-def _checkpoint_parameter(path: str, param: str) -> np.ndarray | None:
-    """`b_E` or `blocks.3.W_o` in the lecture's layout, read from the checkpoint file (numpy, no torch)."""
-    block, _, name = param.rpartition(".")
-    if name not in _STATE_NAMES:
-        return None
-    key, transposed = _STATE_NAMES[name]
-    value = _checkpoint(path).get(f"{block}.{key}" if block else key)
-    if value is None:
-        return None
-    return np.asarray(value, np.float64).T if transposed else np.asarray(value, np.float64)
-
-
-@functools.lru_cache(maxsize=2)
-def _checkpoint(path: str) -> dict[str, np.ndarray]:
-    from safetensors.numpy import load_file
-
-    try:
-        return load_file(path)
-    except (OSError, ValueError):  # unreadable: the diagnosis just says less
-        return {}
-
-
 def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """read_cls: the row of the final LayerNorm's output (or of its input) that was returned instead."""
     if case.function != "read_cls" or e.ndim != 2:
         return None
-    x, weight, bias = (_argument(case, name) for name in ("x", "norm_weight", "norm_bias"))
+    x, weight, bias = (numpy_array(case, name) for name in ("x", "norm_weight", "norm_bias"))
     if not _recomputes(case) or x is None or weight is None or bias is None or x.ndim != 3 or x.shape[::2] != e.shape:
         return None
     x = np.asarray(x, np.float64)
@@ -698,7 +656,7 @@ def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
     of their own: the division by the standard deviation is off (eps, or the variance itself)."""
     if case.function != "layer_norm" or e.ndim < 2:
         return None
-    bias = _argument(case, "bias")
+    bias = numpy_array(case, "bias")
     if bias is None or bias.shape != e.shape[-1:]:
         return None
     ne, ng = e - bias, g - bias  # the normalized rows times the weight, the student's and ours
@@ -790,15 +748,10 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
 
 
 def _cover_input(case: Any) -> np.ndarray | None:
-    """The normalized image the cover case passes (its pixels are among the case's tensors)."""
-    for spec in case.args:
-        key = spec.get("pixels") or spec.get("tensor")
-        if key and key in case.tensors and spec["name"] == "images":
-            pixels = case.tensors[key]
-            if pixels.dtype == np.uint8:
-                return maths.normalize(pixels) if _recomputes(case) else None
-            return np.asarray(pixels, np.float64)
-    return None
+    """The normalized image the cover case passes; a photograph's pixels only where the lecture maths
+    may normalize them (`_recomputes`)."""
+    spec = next((spec for spec in case.args if spec.get("name") == "images"), {})
+    return numpy_array(case, "images") if "pixels" not in spec or _recomputes(case) else None
 
 
 _CHECKS = (_cover, _probabilities, _constant, _position, _sign, _magnitude, _transposed,

@@ -13,7 +13,6 @@ The student release leaves the lecture maths out; there the search finds nothing
 """
 from __future__ import annotations
 
-import functools
 import itertools
 import time
 from collections.abc import Callable, Iterator
@@ -23,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from grader import numerics
+from grader.expected.arguments import numpy_arguments
 from grader.results import Finding
 
 try:  # the correct maths and the catalogue of mistakes: instructor side only (the release has neither)
@@ -757,38 +757,9 @@ def edit_kinds(finding_id: str) -> frozenset[str]:
 
 # ---------------------------------------------------------------- the call, rebuilt in numpy
 
-class NotRebuilt(Exception):
-    """The call's arguments cannot be rebuilt on the judge's side (a model, an unreadable checkpoint)."""
-
-
 def arguments(case: Any) -> list[Any]:
-    """The case's arguments as numpy values, in call order."""
-    return [_argument(case, spec) for spec in case.args]
-
-
-def _argument(case: Any, spec: dict[str, Any]) -> Any:
-    if "tensor" in spec:
-        return _float64(case.tensors[spec["tensor"]])
-    if "value" in spec:
-        return spec["value"]
-    if "pixels" in spec:
-        images = maths.normalize(case.tensors[spec["pixels"]])
-        return maths.patchify(images, spec["patch_size"]) if "patch_size" in spec else images
-    if "param" in spec:
-        value: Any = _checkpoint_params(case)
-        for part in spec["param"].split("."):
-            value = value[int(part)] if part.isdigit() else getattr(value, part)
-        return value
-    if "params" in spec:
-        params = _checkpoint_params(case)
-        return params if spec["params"] == "vit" else params.blocks[int(spec["params"])]
-    if "block_params" in spec:
-        return _block_from(case.tensors, spec["block_params"])
-    if "vit_params" in spec:
-        return _vit_from(case.tensors, spec["vit_params"])
-    if spec.get("model") == "probe":
-        return _Probe(_float64(case.tensors[spec["weights"]]))
-    raise NotRebuilt(spec.get("name", "?"))
+    """The case's arguments as numpy values, in call order; the probe model as `_Probe`."""
+    return numpy_arguments(case, {"probe": _Probe})
 
 
 class _Probe:
@@ -804,47 +775,6 @@ class _Probe:
         P = self.patch_size
         means = images.reshape(B, C, H // P, P, W // P, P).mean(axis=(3, 5))  # (B, 3, 14, 14)
         return means.reshape(B, -1) @ self.weights  # (B, classes)
-
-
-def _float64(array: np.ndarray) -> np.ndarray:
-    """Pixels stay uint8 (normalize reads them); everything else as float64."""
-    return array if array.dtype == np.uint8 else np.asarray(array, np.float64)
-
-
-def _block_from(tensors: dict[str, np.ndarray], keys: dict[str, str]) -> Any:
-    from grader.params import BlockParams
-
-    return BlockParams(**{name: _float64(tensors[key]) for name, key in keys.items()})
-
-
-def _vit_from(tensors: dict[str, np.ndarray], encoded: dict[str, Any]) -> Any:
-    from grader.params import ViTParams
-
-    values = {name: (tuple(_block_from(tensors, b) for b in value) if name == "blocks"
-                     else _float64(tensors[value]) if isinstance(value, str) else value)
-              for name, value in encoded.items()}
-    return ViTParams(**values)
-
-
-def _checkpoint_params(case: Any) -> Any:
-    path = case.extra.get("checkpoint")
-    if not path:
-        raise NotRebuilt("checkpoint")
-    return _params_of(path)
-
-
-@functools.lru_cache(maxsize=2)
-def _params_of(path: str) -> Any:
-    """The checkpoint in the lecture's row-vector layout, in numpy float64."""
-    from safetensors.numpy import load_file
-
-    from grader.checkpoint.timm_names import lecture_params
-
-    try:
-        state = load_file(path)
-    except (OSError, ValueError) as error:
-        raise NotRebuilt(str(error)) from None
-    return lecture_params(state, array=lambda view: np.asarray(view, np.float64))
 
 
 # ---------------------------------------------------------------- every edit, for the fixtures

@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 
+from grader.expected.arguments import tensor_keys
 from grader.expected.store import Case, Fingerprint
 from grader.numerics import case_tolerance
 from grader.results import PROBABILITY_MAP, Finding
@@ -24,35 +25,9 @@ OUTPUT_NAMES = {"qkv_heads": ("q", "k", "v")}
 
 
 def wire_arguments(case: Case) -> tuple[list, dict, dict[str, np.ndarray]]:
-    """The case's arguments as the worker protocol sends them, with the tensors they need."""
-    arrays: dict[str, np.ndarray] = {}
-    args = []
-    for spec in case.args:
-        if "tensor" in spec:
-            arrays[spec["tensor"]] = case.tensors[spec["tensor"]]
-            args.append({"t": spec["tensor"]})
-        elif "value" in spec:
-            args.append({"v": spec["value"]})
-        else:
-            wire = {k: v for k, v in spec.items() if k != "name"}
-            for key in (wire.get("pixels"), wire.get("weights"), *wire.get("block_params", {}).values(),
-                        *_tensor_keys(wire.get("vit_params", {}))):
-                if key:
-                    arrays[key] = case.tensors[key]
-            args.append(wire)
-    return args, {}, arrays
-
-
-def _tensor_keys(encoded: dict[str, Any]) -> list[str]:
-    """The tensor keys of an encoded ViTParams (its blocks included)."""
-    keys: list[str] = []
-    for name, value in encoded.items():
-        if name == "blocks":
-            for block in value:
-                keys += list(block.values())
-        elif isinstance(value, str):
-            keys.append(value)
-    return keys
+    """The case's arguments as the worker protocol sends them: their specs, with the tensors they read."""
+    arrays = {key: case.tensors[key] for spec in case.args for key in tensor_keys(spec)}
+    return case.args, {}, arrays
 
 
 def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None:
