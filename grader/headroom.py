@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from grader import paths
-from grader.rounding import CORRECT_HEADROOM, MISTAKE_SEPARATION
+from grader.numerics import CORRECT_HEADROOM, MISTAKE_SEPARATION, Tolerance, case_tolerance, in_tolerances
 
 #: Other CPUs this machine can stand in for: torch's, MKL's and oneDNN's kernels forced down.
 KERNELS = {
@@ -76,7 +76,7 @@ def test_name(case: Any) -> str:
     return f"{case.step} {case.visibility} · {case.name}"
 
 
-def error_in_tolerances(value: Any, expected: Any, tolerance: tuple[float, float]) -> float:
+def error_in_tolerances(value: Any, expected: Any, tolerance: Tolerance) -> float:
     """max |value - expected| / (atol + rtol·|expected|); CAUGHT_EXACTLY for a wrong type or shape."""
     import torch
 
@@ -89,9 +89,7 @@ def error_in_tolerances(value: Any, expected: Any, tolerance: tuple[float, float
         return 0.0 if exact else CAUGHT_EXACTLY
     if not isinstance(value, torch.Tensor) or tuple(value.shape) != expected.shape:
         return CAUGHT_EXACTLY
-    got = value.detach().double().numpy()
-    atol, rtol = tolerance
-    error = np.abs(got - expected) / (atol + rtol * np.abs(expected.astype(np.float64)))
+    error = in_tolerances(value.detach().double().numpy(), expected, tolerance)
     return float(np.nan_to_num(error, nan=CAUGHT_EXACTLY).max(initial=0.0))
 
 
@@ -109,15 +107,13 @@ class Arguments:
         self._vit64: Any = None
 
     def decode(self, case: Any, float64: bool = False) -> list[Any]:
-        from grader.runner.worker import decode_value
-        from grader.suites.support import wire_arguments
+        from grader.expected.arguments import TorchReader, read
 
-        wire, _, arrays = wire_arguments(case)  # exactly what the judge sends the worker
-        values = [decode_value(spec, arrays, self.context) for spec in wire]
+        values = [read(spec, case.tensors, TorchReader(self.context)) for spec in case.args]  # as the worker reads them
         if not float64:
             return values
-        return [self._model64(spec, case) if isinstance(spec, dict) and "model" in spec else _as_float64(value)
-                for spec, value in zip(wire, values)]
+        return [self._model64(spec, case) if "model" in spec else _as_float64(value)
+                for spec, value in zip(case.args, values)]
 
     def _model64(self, spec: dict[str, Any], case: Any) -> Callable:
         """The grader's model computing in float64 too: nothing of the chain stays float32."""
@@ -139,15 +135,12 @@ def _as_float64(value: Any) -> Any:
     """Float tensors (also inside parameter dataclasses) as float64; everything else unchanged."""
     import torch
 
+    from grader.expected.arguments import with_arrays
+
     if isinstance(value, torch.Tensor):
         return value.double() if value.is_floating_point() else value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {}
-        for field in dataclasses.fields(value):
-            inner = getattr(value, field.name)
-            changes[field.name] = tuple(_as_float64(v) for v in inner) if isinstance(inner, tuple) \
-                else _as_float64(inner)
-        return dataclasses.replace(value, **changes)
+        return with_arrays(value, _as_float64)
     return value
 
 
@@ -169,13 +162,7 @@ def call_error(function: Callable, args: list[Any], case: Any) -> float:
     after = [t for value in args for t in tensors_of(value)]
     if any(not torch.equal(a, b) for a, b in zip(after, before)):
         return CAUGHT_EXACTLY
-    return error_in_tolerances(value, case.expected, tuple(case.extra.get("tolerance", _default())))
-
-
-def _default() -> tuple[float, float]:
-    from grader.suites.feedback import DEFAULT_TOLERANCE
-
-    return DEFAULT_TOLERANCE
+    return error_in_tolerances(value, case.expected, case_tolerance(case.extra))
 
 
 def bind_solutions() -> dict[str, Any]:

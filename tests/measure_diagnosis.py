@@ -40,8 +40,10 @@ import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from grader.expected.arguments import Unreadable
 from grader.expected.store import load_cases, load_manifest
 from grader.mistakes import CATALOGUE
+from grader.numerics import Closeness, case_tolerance
 from grader.paths import FIXTURES, KIT_ROOT, step_file
 from grader.reports.contract import from_json
 from grader.results import StepResult, TestResult
@@ -49,7 +51,6 @@ from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 from grader.suites import search
 from grader.suites.diagnosis import kinds_of
-from grader.suites.feedback import DEFAULT_TOLERANCE
 import numpy as np
 from mutants.catalogue import Mutant
 from mutants.fresh import FRESH, INDEPENDENT, Fresh
@@ -129,7 +130,7 @@ def measure_catalogue() -> tuple[int, int, list[str]]:
     for step in STEP_IDS:
         for case in load_cases(step, "visible") + load_cases(step, "hidden"):
             case.extra["checkpoint"] = checkpoint
-            tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
+            tolerance = case_tolerance(case.extra)
             for mistake in CATALOGUE.get(case.function, []):
                 for part, wrong, expected in _wrong_outputs(case, mistake, tolerance):
                     total += 1
@@ -147,7 +148,7 @@ def _wrong_outputs(case, mistake, tolerance) -> list[tuple[int | None, np.ndarra
         return []
     try:
         output = mistake.compute(*search.arguments(case))
-    except search.NotRebuilt:
+    except Unreadable:
         return []
     if isinstance(case.expected, tuple):
         pairs = [(i, np.asarray(o, np.float64), e) for i, (o, e) in enumerate(zip(output, case.expected))]
@@ -155,7 +156,7 @@ def _wrong_outputs(case, mistake, tolerance) -> list[tuple[int | None, np.ndarra
         pairs = [(None, np.asarray(output, np.float64), case.expected)]
     else:
         return []
-    close = search._Closeness(tolerance)
+    close = Closeness(tolerance)
     return [(part, o, e) for part, o, e in pairs if not close(o, e)]
 
 

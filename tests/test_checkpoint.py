@@ -113,7 +113,7 @@ def test_the_workers_vit_gives_timms_logits(standin, monkeypatch, linear):
     from safetensors.torch import load_file
 
     import grader.runner.vit
-    from grader.rounding import rounding_bound, vit_terms
+    from grader.numerics import rounding_bound, vit_terms
     from grader.runner.vit import CheckpointViT
 
     if linear == "oneDNN" and grader.runner.vit._ONEDNN_LINEAR is None:

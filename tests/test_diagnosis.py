@@ -7,9 +7,9 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from grader.numerics import DEFAULT_TOLERANCE as TOLERANCE
 from grader.suites.diagnosis import diagnose, diagnose_count
 
-TOLERANCE = (1e-4, 1e-4)
 rng = np.random.default_rng(0)
 
 

@@ -16,7 +16,7 @@ from grader import paths
 from grader.cli import app
 from grader.expected.agree import compare_file, compare_folders
 from grader.expected.store import FixtureError, load_cases, load_manifest, verify
-from grader.rounding import REPRODUCIBLE
+from grader.numerics import DEFAULT_TOLERANCE, REPRODUCIBLE, allowed
 from grader.steps import STEP_IDS
 
 MANIFEST = load_manifest()
@@ -142,14 +142,12 @@ def test_the_rebuild_comparison_fails_beyond_its_bound(tmp_path: Path):
     file against itself is none. The comparison can fail, so its passing means something."""
     committed = paths.FIXTURES / "visible" / "05_attention.safetensors"
     assert compare_file(committed, committed, "same").worst == 0 and compare_file(committed, committed, "same").ok
-    atol, rtol = 1e-4, 1e-4  # DEFAULT_TOLERANCE: the attention cases state none of their own
-
     shifts: list[float] = []  # in tolerances at scale, as stored after float32 rounding
 
     def moved(key: str, array: np.ndarray) -> np.ndarray:
         if key != "c01/out":  # block 1's attention weights, in [0, 1]
             return array
-        tolerance = atol + rtol * float(np.abs(array).max())
+        tolerance = float(allowed(float(np.abs(array).max()), DEFAULT_TOLERANCE))  # the attention cases state none
         shifted = array.copy()
         shifted.flat[0] += np.float32(2 * REPRODUCIBLE * tolerance)
         shifts.append((float(shifted.flat[0]) - float(array.flat[0])) / tolerance)

@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from grader import headroom
-from grader.rounding import CORRECT_HEADROOM, MISTAKE_SEPARATION
+from grader.numerics import CORRECT_HEADROOM, MISTAKE_SEPARATION
 from grader.student import forget_steps
 
 CHEAP_STEPS = ("01_flatten", "02_project", "03_position")

@@ -23,7 +23,7 @@ import pytest
 from grader import paths
 from grader.expected.build import LECTURE_FACTS
 from grader.expected.store import load_cases, load_manifest
-from grader.rounding import rounding_bound, vit_terms
+from grader.numerics import rounding_bound, vit_terms
 
 MANIFEST = load_manifest()
 SAMPLE = next(name for name, photo in MANIFEST["photos"].items() if photo["role"] == "sample")
@@ -97,7 +97,7 @@ def _probability_bound(probability: float, logit_bound: float) -> float:
 @functools.cache
 def _own() -> tuple[Facts, dict[str, float]]:
     """The table's quantities for the fixtures' own checkpoint and sample photograph, by timm, and
-    the float32 rounding bound of each (grader.rounding: every sum on the way, in another order)."""
+    the float32 rounding bound of each (grader.numerics: every sum on the way, in another order)."""
     import timm
     import torch
     from PIL import Image

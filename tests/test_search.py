@@ -18,7 +18,7 @@ import torch.nn.functional as F
 from grader.expected.store import Case, load_manifest, load_cases
 from grader.paths import FIXTURES
 from grader.suites import search
-from grader.suites.feedback import DEFAULT_TOLERANCE
+from grader.numerics import DEFAULT_TOLERANCE
 
 CHECKPOINT = str(FIXTURES / load_manifest()["checkpoint"]["file"])
 

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 from grader.checkpoint import load_checkpoint
 from grader.paths import SOLUTIONS
 from grader.photos import SAMPLE, SECOND, load_image, load_pixels
-from grader.rounding import block_terms, rounding_bound, vit_terms
+from grader.numerics import block_terms, rounding_bound, vit_terms
 from grader.steps import STEP_IDS, STEPS
 from grader.student import load_step_file
 
@@ -39,7 +39,7 @@ occlusion = solution("08_occlusion")
 
 
 # Tolerances: only float32 rounding separates a solution from timm fed the same input, so each is
-# `rounding_bound(terms, magnitude)` (grader.rounding): the terms summed in series on the way, and
+# `rounding_bound(terms, magnitude)` (grader.numerics): the terms summed in series on the way, and
 # Σ|terms| of the stage's last sum, computed from the tensors at hand.
 
 def sums(x: torch.Tensor, W: torch.Tensor, b: torch.Tensor) -> float:

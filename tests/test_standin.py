@@ -18,7 +18,7 @@ from grader.checkpoint import DEPTH, HEADS, TOKENS, load_checkpoint
 from grader.checkpoint.standin import write_standin
 from grader.paths import STANDIN
 from grader.photos import SAMPLE, load_image
-from grader.rounding import rounding_bound
+from grader.numerics import rounding_bound
 
 UNIFORM = 1 / TOKENS  # the attention weight of a query that looks everywhere equally
 BLOCKS = [pytest.param(i, id=f"block{i + 1}") for i in range(DEPTH)]  # lecture numbering
@@ -94,7 +94,7 @@ def _attention_update(block: torch.nn.Module, x: torch.Tensor, variant: str) -> 
 
 
 def _attention_bound(block: torch.nn.Module, record) -> float:
-    """float32 rounding of the attention update (grader.rounding): q, k, v (D terms), scores (d),
+    """float32 rounding of the attention update (grader.numerics): q, k, v (D terms), scores (d),
     weighted values (N) and the projection (D) in series, of the projection's Σ|terms|."""
     x = record.attn_in
     B, N, D = x.shape

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import urllib.error
-import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -77,7 +75,9 @@ class Checkpoint:
     def params(self) -> ViTParams:
         """The weights in the lecture's row-vector layout, built once."""
         if self._params is None:
-            self._params = ViTParams.from_state_dict(self.state_dict, num_heads=HEADS)
+            from grader.checkpoint.timm_names import lecture_params
+
+            self._params = lecture_params(self.state_dict)
         return self._params
 
     def timm_model(self) -> torch.nn.Module:
@@ -298,6 +298,9 @@ def _require_hub() -> None:
         raise CheckpointError(
             f"{HUB_ID} is not in the local Hugging Face cache and HF_HUB_OFFLINE is set; {_OFFLINE_HINT}")
     from huggingface_hub import constants
+
+    import urllib.error  # here: the workers read the checkpoint's names through this package, never the hub
+    import urllib.request
 
     request = urllib.request.Request(constants.ENDPOINT, method="HEAD")
     try:

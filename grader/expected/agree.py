@@ -18,9 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from grader.rounding import REPRODUCIBLE
-from grader.suites.feedback import DEFAULT_TOLERANCE
-from grader.suites.support import FINGERPRINT_TOLERANCE
+from grader.numerics import (DEFAULT_TOLERANCE, FINGERPRINT_TOLERANCE, REPRODUCIBLE, Tolerance, allowed, at_scale,
+                             case_tolerance)
 
 
 @dataclass(frozen=True)
@@ -46,11 +45,10 @@ def _read(path: Path) -> tuple[dict[str, np.ndarray], dict[str, str]]:
     return load(data), metadata
 
 
-def _tolerances(metadata: dict[str, str]) -> dict[str, tuple[float, float]]:
-    """Each case's tolerance by its key prefix (`c03/`); DEFAULT_TOLERANCE where it states none."""
+def _tolerances(metadata: dict[str, str]) -> dict[str, Tolerance]:
+    """Each case's tolerance by its key prefix (`c03/`); tensors no case owns get DEFAULT_TOLERANCE."""
     cases = json.loads(metadata.get("cases", "[]"))
-    return {f"c{i:02d}/": tuple(case.get("extra", {}).get("tolerance", DEFAULT_TOLERANCE))
-            for i, case in enumerate(cases)}
+    return {f"c{i:02d}/": case_tolerance(case.get("extra", {})) for i, case in enumerate(cases)}
 
 
 def _difference(a: np.ndarray, b: np.ndarray) -> float:
@@ -58,13 +56,13 @@ def _difference(a: np.ndarray, b: np.ndarray) -> float:
     return float(np.nan_to_num(error, nan=np.inf).max(initial=0.0))
 
 
-def _tolerance_at_scale(key: str, committed: np.ndarray, tolerances: dict[str, tuple[float, float]]) -> float:
+def _tolerance_at_scale(key: str, committed: np.ndarray, tolerances: dict[str, Tolerance]) -> float:
     """The tolerance a tensor is judged with, at its largest magnitude."""
+    if "/mistake/" in key or "/edit/" in key:  # matched as fingerprints are (grader.expected.store)
+        return at_scale(FINGERPRINT_TOLERANCE, committed)[0]
     scale = float(np.abs(committed.astype(np.float64)).max(initial=0.0))
-    if "/mistake/" in key or "/edit/" in key:  # matched as in grader.suites.support: relative to max(1, scale)
-        return FINGERPRINT_TOLERANCE * max(1.0, scale)
-    atol, rtol = next((t for prefix, t in tolerances.items() if key.startswith(prefix)), DEFAULT_TOLERANCE)
-    return atol + rtol * scale
+    tolerance = next((t for prefix, t in tolerances.items() if key.startswith(prefix)), DEFAULT_TOLERANCE)
+    return float(allowed(scale, tolerance))
 
 
 #: How far a float written in a case list (a tolerance computed from the case's own inputs, e.g.

@@ -134,6 +134,8 @@ def preload() -> None:
     import safetensors.torch  # noqa: F401
     import torch
 
+    import grader.checkpoint.timm_names  # noqa: F401 - the checkpoint's parameters, read by name
+    import grader.expected.arguments  # noqa: F401 - the judge's arguments, read as torch values
     import grader.params  # noqa: F401
     import grader.paths  # noqa: F401
     import grader.photos  # noqa: F401 - the worker's pixel arguments, after the view is entered
@@ -149,72 +151,11 @@ def preload() -> None:
 
 # ---------------------------------------------------------------- values in and out
 
-def decode_value(spec: Any, arrays: dict[str, np.ndarray], context: Context) -> Any:
-    """Turn one argument description from the judge into the object the student receives."""
-    import torch
+def decode_value(spec: dict[str, Any], arrays: dict[str, np.ndarray], context: Context) -> Any:
+    """The object the student receives for one argument's spec (grader.expected.arguments)."""
+    from grader.expected.arguments import TorchReader, read
 
-    if not isinstance(spec, dict):
-        return spec
-    if "t" in spec:
-        return torch.from_numpy(arrays[spec["t"]].copy())
-    if "v" in spec:
-        return spec["v"]
-    if "pixels" in spec:
-        from grader.photos import normalize_pixels
-
-        images = normalize_pixels(torch.from_numpy(arrays[spec["pixels"]].copy()))
-        if "patch_size" in spec:  # the photograph's channel-major patches (page 9), cut by PyTorch
-            P = int(spec["patch_size"])
-            return torch.nn.functional.unfold(images, P, stride=P).transpose(1, 2).contiguous()
-        return images
-    if "param" in spec:
-        return _checkpoint_part(spec, context).clone()
-    if "params" in spec:  # a fresh copy per call: an in-place edit must not reach the next test
-        return _copied(_checkpoint_part(spec, context))
-    if "block_params" in spec:
-        from grader.params import BlockParams
-
-        return BlockParams(**{field: torch.from_numpy(arrays[key].copy())
-                              for field, key in spec["block_params"].items()})
-    if "vit_params" in spec:
-        return _vit_params(spec["vit_params"], arrays)
-    if "model" in spec:
-        return context.model(spec["model"], arrays.get(spec.get("weights", "")))
-    raise ValueError(f"unknown argument {spec!r}")
-
-
-def _vit_params(encoded: dict[str, Any], arrays: dict[str, np.ndarray]) -> Any:
-    """A small ViTParams sent by the judge: tensors by key, blocks as a list, sizes as numbers."""
-    import torch
-
-    from grader.params import BlockParams, ViTParams
-
-    fields: dict[str, Any] = {}
-    for name, value in encoded.items():
-        if name == "blocks":
-            fields[name] = tuple(BlockParams(**{f: torch.from_numpy(arrays[k].copy()) for f, k in block.items()})
-                                 for block in value)
-        elif isinstance(value, str):
-            fields[name] = torch.from_numpy(arrays[value].copy())
-        else:
-            fields[name] = int(value)
-    return ViTParams(**fields)
-
-
-def _copied(params: Any) -> Any:
-    """A ViTParams or BlockParams whose tensors are clones (blocks included)."""
-    import dataclasses
-
-    import torch
-
-    changes = {}
-    for field in dataclasses.fields(params):
-        value = getattr(params, field.name)
-        if isinstance(value, torch.Tensor):
-            changes[field.name] = value.clone()
-        elif isinstance(value, tuple):
-            changes[field.name] = tuple(_copied(v) for v in value)
-    return dataclasses.replace(params, **changes)
+    return read(spec, arrays, TorchReader(context))
 
 
 def tensors_of(value: Any) -> list:
@@ -242,19 +183,9 @@ def _as_sent(spec: Any, context: Context) -> list | None:
     other argument: the caller keeps a copy of it."""
     if not isinstance(spec, dict) or not ("param" in spec or "params" in spec):
         return None
-    return tensors_of(_checkpoint_part(spec, context))
+    from grader.expected.arguments import checkpoint_part
 
-
-def _checkpoint_part(spec: dict, context: Context) -> Any:
-    """The checkpoint's own tensor (`{"param": "blocks.0.W_qkv"}`), block parameters
-    (`{"params": 3}`) or ViT parameters (`{"params": "vit"}`): never handed to a student as they are."""
-    params = context.params()
-    if "params" in spec:
-        return params if spec["params"] == "vit" else params.blocks[int(spec["params"])]
-    value: Any = params
-    for part in spec["param"].split("."):
-        value = value[int(part)] if part.isdigit() else getattr(value, part)
-    return value
+    return tensors_of(checkpoint_part(spec, context.params()))
 
 
 def _modified(args: list, before: list[list]) -> list[int]:
@@ -346,9 +277,9 @@ class Context:
 
     def params(self):
         if self._params is None:
-            from grader.params import ViTParams
+            from grader.checkpoint.timm_names import lecture_params
 
-            self._params = ViTParams.from_state_dict(self.state())
+            self._params = lecture_params(self.state())
         return self._params
 
     def model(self, name: str, weights: np.ndarray | None) -> Callable:

@@ -9,12 +9,13 @@ cases (about 0.1 s each), so it may afford a few passes over the arrays.
 """
 from __future__ import annotations
 
-import functools
 from typing import Any
 from collections.abc import Callable
 
 import numpy as np
 
+from grader import numerics
+from grader.expected.arguments import numpy_array
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
@@ -24,8 +25,6 @@ try:  # the correct maths and the search over its edits: instructor side only, t
     from grader.suites import search
 except ImportError:
     maths = search = None
-
-Tolerance = tuple[float, float]
 
 #: Every finding the diagnosis can make, by id: what it claims in words without numbers, the kinds
 #: of structure it claims the error has (a message may claim only what the mistake has: the kit's
@@ -94,7 +93,7 @@ ROW_AXES = ("token", "query", "patch", "head", "quadrant", "row", "col", "channe
             "image")
 
 
-def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolerance,
+def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numerics.Tolerance,
              parts: dict[str, np.ndarray] | None = None, search_edits: bool = True) -> list[Finding]:
     """Sentences naming the structure of the error, most specific first; empty when none fits.
 
@@ -111,7 +110,7 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
     try:
         if g.shape != e.shape:
             return _shape_findings(e, g, tolerance)
-        close = _Closeness(tolerance)
+        close = numerics.Closeness(tolerance)
         if close(g, e):  # nothing is wrong: nothing to explain
             return []
         # the one edit of the lecture's computation that gives these numbers says what was done; the
@@ -124,7 +123,7 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: Tolera
         return []
 
 
-def _structure(case: Any, e: np.ndarray, g: np.ndarray, close: _Closeness,
+def _structure(case: Any, e: np.ndarray, g: np.ndarray, close: numerics.Closeness,
                parts: dict[str, np.ndarray]) -> Finding | None:
     """The first structural finding that fits the numbers; None when none does."""
     for check in _CHECKS:
@@ -141,16 +140,6 @@ def _part_index(expected: np.ndarray, parts: dict[str, np.ndarray]) -> int | Non
     return next((i for i, other in enumerate(parts.values()) if other is expected), None)
 
 
-class _Closeness:
-    """`close(a, b)`: a equals b within the comparison's tolerance, everywhere."""
-
-    def __init__(self, tolerance: Tolerance) -> None:
-        self.atol, self.rtol = tolerance
-
-    def __call__(self, a: np.ndarray, b: np.ndarray) -> bool:
-        return bool(np.all(np.abs(a - b) <= self.atol + self.rtol * np.abs(b)))
-
-
 def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
@@ -163,9 +152,9 @@ def _span(values: np.ndarray) -> str:
 
 # ---------------------------------------------------------------- shapes
 
-def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: Tolerance) -> list[Finding]:
+def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: numerics.Tolerance) -> list[Finding]:
     """A transposed result, or the right rows with some missing."""
-    close = _Closeness(tolerance)
+    close = numerics.Closeness(tolerance)
     if e.ndim >= 2 and g.shape == e.shape[:-2] + e.shape[-2:][::-1] and close(np.swapaxes(g, -1, -2), e):
         return [_found("transposed", "Your result is the expected one transposed: its last two axes are swapped.")]
     if e.ndim >= 2 and g.shape[:-2] == e.shape[:-2] and g.shape[-1] == e.shape[-1] and g.shape[-2] < e.shape[-2]:
@@ -190,11 +179,11 @@ def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
     if case.function in ("classify", "vit_forward") and g.ndim == 2:
         with np.errstate(over="ignore"):
             sums, expected_sums = np.exp(g).sum(axis=-1), np.exp(e).sum(axis=-1)
-        if np.allclose(sums, 1, atol=1e-3) and not np.allclose(expected_sums, 1, atol=1e-3):
+        if _sum_to_one(sums) and not _sum_to_one(expected_sums):
             text = ("Your values are log-probabilities: the exponentials of each image's row sum to 1 "
                     "(a log_softmax); return the raw logits, before any softmax (page 52).")
             return _found("log_probabilities", text)
-        if g.min() >= 0 and np.allclose(g.sum(axis=-1), 1, atol=1e-3) and not np.allclose(e.sum(-1), 1, atol=1e-3):
+        if g.min() >= 0 and _sum_to_one(g.sum(axis=-1)) and not _sum_to_one(e.sum(-1)):
             text = ("Your values are probabilities: each image's row lies in [0, 1] and sums to 1 (a softmax); "
                     "return the raw logits, before any softmax (page 52).")
             return _found("probabilities", text)
@@ -203,13 +192,13 @@ def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
 
 def _attention(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
     rows, columns = g.sum(axis=-1), g.sum(axis=-2)
-    if not np.allclose(rows, 1, atol=1e-3):
+    if not _sum_to_one(rows):
         if g.min() < 0 or g.max() > 1:
             text = (f"Your weights run from {_fmt(g.min())} to {_fmt(g.max())} and rows sum to "
                     f"{_fmt(rows.min())}..{_fmt(rows.max())}: these are scores, not weights; a softmax "
                     "over the keys turns each query's row into weights that sum to 1 (page 28).")
             return _found("scores_not_weights", text)
-        if np.allclose(columns, 1, atol=1e-3):
+        if _sum_to_one(columns):
             text = ("Your columns sum to 1, not your rows: the softmax ran over the queries; "
                     "each query's row of weights over the keys must sum to 1 (pages 28, 31).")
             return _found("softmax_over_queries", text)
@@ -217,6 +206,10 @@ def _attention(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
                 "row over the keys alone, as the softmax does (page 28).")
         return _found("rows_not_normalized", text)
     return _temperature(e, g, close)
+
+
+def _sum_to_one(sums: np.ndarray) -> bool:
+    return numerics.close(sums, np.ones_like(sums), numerics.SUMS_TO_ONE)
 
 
 def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
@@ -255,7 +248,7 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
 
 def _magnitude(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """|expected|: the sizes right, every negative value's sign lost."""
-    if not (e < -(close.atol + close.rtol * np.abs(e))).any() or not close(g, np.abs(e)):
+    if not (e < -numerics.allowed(e, close.tolerance)).any() or not close(g, np.abs(e)):
         return None
     return _found("magnitude", "Your values are the sizes of the expected ones, |expected|: every negative "
                   "value came out positive, so the sign, which says which way a value goes, is lost.")
@@ -266,7 +259,7 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
     given: its rows in another order, a multiple of it, its mean row, or a product instead of a sum."""
     if case.function != "add_position" or e.ndim != 3:
         return None
-    tokens, table = _argument(case, "tokens"), _argument(case, "pos_table")
+    tokens, table = numpy_array(case, "tokens"), numpy_array(case, "pos_table")
     if tokens is None or table is None or tokens.shape != e.shape or table.shape != e.shape[1:]:
         return None
     tokens, table = np.asarray(tokens, np.float64), np.asarray(table, np.float64)
@@ -395,7 +388,7 @@ def _offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | 
 def _named_vector(case: Any, offset: np.ndarray, close) -> str:
     """`; it equals −b_E` when the offset is (minus) one of the call's vector arguments."""
     for spec in getattr(case, "args", []):
-        value = _argument(case, spec["name"])
+        value = numpy_array(case, spec["name"])
         if value is None or value.shape != offset.shape or not np.abs(value).max() > 0:
             continue
         t = np.asarray(value, np.float64)
@@ -556,7 +549,7 @@ def _joined_heads(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str 
     """multi_head_attention: with W_o and b_o undone, the joined heads in another order."""
     if case.function != "multi_head_attention":
         return None
-    W_o, b_o = _argument(case, "W_o"), _argument(case, "b_o")
+    W_o, b_o = numpy_array(case, "W_o"), numpy_array(case, "b_o")
     if W_o is None or b_o is None or W_o.shape != (e.shape[-1],) * 2 or b_o.shape != e.shape[-1:]:
         return None
     try:
@@ -564,7 +557,7 @@ def _joined_heads(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str 
     except np.linalg.LinAlgError:
         return None
     joined_e, joined_g = (e - b_o) @ inverse, (g - b_o) @ inverse  # (..., H*d), before W_o
-    loose = _Closeness((1e-3 * float(np.abs(joined_e).max()), 1e-3))  # the inverse amplifies rounding
+    loose = numerics.Closeness(numerics.inverse_tolerance(joined_e))
     perm = _matching(joined_e, joined_g, e.ndim - 1, loose)
     if perm is None or (perm == np.arange(len(perm))).all():
         return None
@@ -577,53 +570,11 @@ def _recomputes(case: Any) -> bool:
     return maths is not None and getattr(case, "edits", None) is None
 
 
-def _argument(case: Any, name: str) -> np.ndarray | None:
-    """A call argument's value: one of the case's tensors, or a parameter of the checkpoint."""
-    for spec in getattr(case, "args", []):
-        if spec.get("name") != name:
-            continue
-        if "tensor" in spec:
-            return case.tensors.get(spec["tensor"])
-        if "param" in spec and case.extra.get("checkpoint"):
-            return _checkpoint_parameter(case.extra["checkpoint"], spec["param"])
-    return None
-
-
-#: ViTParams names -> (timm state-dict name, stored transposed): the parameters the diagnosis reads.
-_STATE_NAMES = {"W_o": ("attn.proj.weight", True), "b_o": ("attn.proj.bias", False),
-                "b_1": ("mlp.fc1.bias", False), "b_2": ("mlp.fc2.bias", False),
-                "b_E": ("patch_embed.proj.bias", False), "b_head": ("head.bias", False),
-                "norm_weight": ("norm.weight", False), "norm_bias": ("norm.bias", False),
-                "ln1_bias": ("norm1.bias", False), "ln2_bias": ("norm2.bias", False)}
-
-
-def _checkpoint_parameter(path: str, param: str) -> np.ndarray | None:
-    """`b_E` or `blocks.3.W_o` in the lecture's layout, read from the checkpoint file (numpy, no torch)."""
-    block, _, name = param.rpartition(".")
-    if name not in _STATE_NAMES:
-        return None
-    key, transposed = _STATE_NAMES[name]
-    value = _checkpoint(path).get(f"{block}.{key}" if block else key)
-    if value is None:
-        return None
-    return np.asarray(value, np.float64).T if transposed else np.asarray(value, np.float64)
-
-
-@functools.lru_cache(maxsize=2)
-def _checkpoint(path: str) -> dict[str, np.ndarray]:
-    from safetensors.numpy import load_file
-
-    try:
-        return load_file(path)
-    except (OSError, ValueError):  # unreadable: the diagnosis just says less
-        return {}
-
-
 def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """read_cls: the row of the final LayerNorm's output (or of its input) that was returned instead."""
     if case.function != "read_cls" or e.ndim != 2:
         return None
-    x, weight, bias = (_argument(case, name) for name in ("x", "norm_weight", "norm_bias"))
+    x, weight, bias = (numpy_array(case, name) for name in ("x", "norm_weight", "norm_bias"))
     if not _recomputes(case) or x is None or weight is None or bias is None or x.ndim != 3 or x.shape[::2] != e.shape:
         return None
     x = np.asarray(x, np.float64)
@@ -651,8 +602,7 @@ def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
 
 def _some_rows(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
     """Only some rows (CLS, the patch rows, one head, ...) are wrong; the rest is right."""
-    atol, rtol = close.atol, close.rtol
-    bad = ~(np.abs(g - e) <= atol + rtol * np.abs(e))
+    bad = numerics.outside(g, e, close.tolerance)
     axes = list(getattr(case, "axes", []))
     for axis in _row_axes(axes, e.shape):
         name = axes[axis] if axis < len(axes) else ""
@@ -706,12 +656,12 @@ def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
     of their own: the division by the standard deviation is off (eps, or the variance itself)."""
     if case.function != "layer_norm" or e.ndim < 2:
         return None
-    bias = _argument(case, "bias")
+    bias = numpy_array(case, "bias")
     if bias is None or bias.shape != e.shape[-1:]:
         return None
     ne, ng = e - bias, g - bias  # the normalized rows times the weight, the student's and ours
     factor = (ng * ne).sum(axis=-1, keepdims=True) / np.maximum((ne * ne).sum(axis=-1, keepdims=True), 1e-300)
-    if not np.allclose(ng, factor * ne, rtol=1e-3, atol=1e-4 * float(np.abs(ne).max())):
+    if not numerics.close(ng, factor * ne, numerics.fit_tolerance(ne)):
         return None
     text = (f"Before the learned scale and shift, each row is the right normalized row times a factor of its "
             f"own ({_span(factor)}): the division by the standard deviation "
@@ -750,8 +700,7 @@ def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Findi
         text = ("Your values are float16 numbers, off by no more than float16's resolution at this scale, as "
                 "a computation in float16 gives: compute in float32 throughout.")
         return _found("float16", text)
-    atol, rtol = close.atol, close.rtol
-    wrong = float((error > atol + rtol * np.abs(e)).mean())
+    wrong = float(numerics.outside(g, e, close.tolerance).mean())
     text = (f"A small error spread over {wrong:.0%} of the values, each within {float((error / size).max()):.2%} "
             "of its own expected value: the structure is right but the numbers are approximate, as with an "
             "approximation (e.g. of GELU), an eps in another place or a lower precision.")
@@ -799,15 +748,10 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
 
 
 def _cover_input(case: Any) -> np.ndarray | None:
-    """The normalized image the cover case passes (its pixels are among the case's tensors)."""
-    for spec in case.args:
-        key = spec.get("pixels") or spec.get("tensor")
-        if key and key in case.tensors and spec["name"] == "images":
-            pixels = case.tensors[key]
-            if pixels.dtype == np.uint8:
-                return maths.normalize(pixels) if _recomputes(case) else None
-            return np.asarray(pixels, np.float64)
-    return None
+    """The normalized image the cover case passes; a photograph's pixels only where the lecture maths
+    may normalize them (`_recomputes`)."""
+    spec = next((spec for spec in case.args if spec.get("name") == "images"), {})
+    return numpy_array(case, "images") if "pixels" not in spec or _recomputes(case) else None
 
 
 _CHECKS = (_cover, _probabilities, _constant, _position, _sign, _magnitude, _transposed,

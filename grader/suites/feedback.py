@@ -8,18 +8,9 @@ from typing import Any
 import numpy as np
 
 from grader.lecture_layout import QUADRANTS
+from grader.numerics import DEFAULT_TOLERANCE, Tolerance, outside, stated
 from grader.results import Finding
 
-#: (absolute, relative) of every graded comparison without a tolerance of its own. Derived from
-#: float32 rounding (grader.rounding): a graded function computes at most one block from its
-#: fixture inputs, `block_terms()` = 2501 terms summed in series (LayerNorm's means and variances,
-#: q, k, v, scores, values, projection, the MLP's 192 and 768 terms); two machines summing them in
-#: other orders differ by λ·u·√(2·2501) ≈ 2.5e-5 of the sums' magnitude, so 1e-4 relative leaves a
-#: factor 4 above that bound and 1e-4 absolute covers values that cancel out of sums of size ~1.
-#: For chains through the whole ViT (occlusion with the ViT) that bound is too loose to be useful,
-#: and the tolerance rests on the measured headroom: `vitgrade bench` computes correct code seven
-#: ways and measures it and every known mistake against this tolerance (docs/numerics.md).
-DEFAULT_TOLERANCE = (1e-4, 1e-4)
 CHANNELS = ("R", "G", "B")
 #: How the worker labels a door past its operator recording that student code opened (runner/watch.py).
 INSTRUMENTS = "reaching into the grader's operator recording"
@@ -88,14 +79,12 @@ def _fmt(x: float) -> str:
 
 
 def compare(actual: np.ndarray, expected: np.ndarray, axes: list[str], grid: int | None,
-            tolerance: tuple[float, float] = DEFAULT_TOLERANCE) -> str | None:
+            tolerance: Tolerance = DEFAULT_TOLERANCE) -> str | None:
     """None when `actual` is within tolerance everywhere; else the lines that say where and how far."""
     a = np.asarray(actual, dtype=np.float64)
     e = np.asarray(expected, dtype=np.float64)
-    atol, rtol = tolerance
     error = np.abs(a - e)
-    allowed = atol + rtol * np.abs(e)
-    bad = ~(error <= allowed)  # NaN counts as wrong
+    bad = outside(a, e, tolerance)  # NaN counts as wrong
     if not bad.any():
         return None
     first = np.unravel_index(int(np.argmax(bad)), bad.shape)
@@ -105,7 +94,7 @@ def compare(actual: np.ndarray, expected: np.ndarray, axes: list[str], grid: int
     lines = [
         f"first wrong at {name_index(axes, first, grid)}: got {_fmt(a[first])}, expected {_fmt(e[first])}",
         f"largest error {_fmt(float(finite[worst]))} (relative {relative:.3g}) at {name_index(axes, worst, grid)}",
-        f"{int(bad.sum())} of {bad.size} values wrong; tolerance |got - expected| <= {atol:g} + {rtol:g}·|expected|",
+        f"{int(bad.sum())} of {bad.size} values wrong; tolerance {stated(tolerance)}",
     ]
     if np.isnan(a).any():
         lines.insert(0, f"your output contains {int(np.isnan(a).sum())} NaN values")

@@ -9,11 +9,11 @@ the MLP before the attention). It names the edit only when exactly one reproduce
 within the test's tolerance (edits giving the same numbers count as one), and only when the search ran
 to the end within its time budget: a search cut short cannot know that no other edit fits.
 
-The student release leaves the lecture maths out; there the search finds nothing.
+The search is instructor-side only, as the lecture maths it reruns: the student release leaves both out,
+and names a visible case's edits by the fingerprints the fixture builder stored (`edit_outputs`).
 """
 from __future__ import annotations
 
-import functools
 import itertools
 import time
 from collections.abc import Callable, Iterator
@@ -22,13 +22,10 @@ from typing import Any
 
 import numpy as np
 
+from grader import lecture_maths as maths
+from grader import mistakes, numerics
+from grader.expected.arguments import numpy_arguments
 from grader.results import Finding
-
-try:  # the correct maths and the catalogue of mistakes: instructor side only (the release has neither)
-    from grader import lecture_maths as maths
-    from grader import mistakes
-except ImportError:
-    maths = mistakes = None
 
 #: CPU seconds (this process's, so that other load on the machine does not count) one failing test
 #: may spend searching; a search that would need more finds nothing rather than a guess.
@@ -756,38 +753,9 @@ def edit_kinds(finding_id: str) -> frozenset[str]:
 
 # ---------------------------------------------------------------- the call, rebuilt in numpy
 
-class NotRebuilt(Exception):
-    """The call's arguments cannot be rebuilt on the judge's side (a model, an unreadable checkpoint)."""
-
-
 def arguments(case: Any) -> list[Any]:
-    """The case's arguments as numpy values, in call order."""
-    return [_argument(case, spec) for spec in case.args]
-
-
-def _argument(case: Any, spec: dict[str, Any]) -> Any:
-    if "tensor" in spec:
-        return _float64(case.tensors[spec["tensor"]])
-    if "value" in spec:
-        return spec["value"]
-    if "pixels" in spec:
-        images = maths.normalize(case.tensors[spec["pixels"]])
-        return maths.patchify(images, spec["patch_size"]) if "patch_size" in spec else images
-    if "param" in spec:
-        value: Any = _checkpoint_params(case)
-        for part in spec["param"].split("."):
-            value = value[int(part)] if part.isdigit() else getattr(value, part)
-        return value
-    if "params" in spec:
-        params = _checkpoint_params(case)
-        return params if spec["params"] == "vit" else params.blocks[int(spec["params"])]
-    if "block_params" in spec:
-        return _block_from(case.tensors, spec["block_params"])
-    if "vit_params" in spec:
-        return _vit_from(case.tensors, spec["vit_params"])
-    if spec.get("model") == "probe":
-        return _Probe(_float64(case.tensors[spec["weights"]]))
-    raise NotRebuilt(spec.get("name", "?"))
+    """The case's arguments as numpy values, in call order; the probe model as `_Probe`."""
+    return numpy_arguments(case, {"probe": _Probe})
 
 
 class _Probe:
@@ -805,70 +773,6 @@ class _Probe:
         return means.reshape(B, -1) @ self.weights  # (B, classes)
 
 
-def _float64(array: np.ndarray) -> np.ndarray:
-    """Pixels stay uint8 (normalize reads them); everything else as float64."""
-    return array if array.dtype == np.uint8 else np.asarray(array, np.float64)
-
-
-def _block_from(tensors: dict[str, np.ndarray], keys: dict[str, str]) -> Any:
-    from grader.params import BlockParams
-
-    return BlockParams(**{name: _float64(tensors[key]) for name, key in keys.items()})
-
-
-def _vit_from(tensors: dict[str, np.ndarray], encoded: dict[str, Any]) -> Any:
-    from grader.params import ViTParams
-
-    values = {name: (tuple(_block_from(tensors, b) for b in value) if name == "blocks"
-                     else _float64(tensors[value]) if isinstance(value, str) else value)
-              for name, value in encoded.items()}
-    return ViTParams(**values)
-
-
-def _checkpoint_params(case: Any) -> Any:
-    path = case.extra.get("checkpoint")
-    if not path:
-        raise NotRebuilt("checkpoint")
-    return _params_of(path)
-
-
-@functools.lru_cache(maxsize=2)
-def _params_of(path: str) -> Any:
-    """The checkpoint in the lecture's row-vector layout, as ViTParams.from_state_dict builds it, in numpy."""
-    from safetensors.numpy import load_file
-
-    from grader.params import BlockParams, ViTParams
-
-    try:
-        state = {k: np.asarray(v, np.float64) for k, v in load_file(path).items()}
-    except (OSError, ValueError) as error:
-        raise NotRebuilt(str(error)) from None
-    depth = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("blocks."))
-
-    def block(p: str) -> BlockParams:
-        return BlockParams(
-            ln1_weight=state[p + "norm1.weight"], ln1_bias=state[p + "norm1.bias"],
-            W_qkv=state[p + "attn.qkv.weight"].T, b_qkv=state[p + "attn.qkv.bias"],
-            W_o=state[p + "attn.proj.weight"].T, b_o=state[p + "attn.proj.bias"],
-            ln2_weight=state[p + "norm2.weight"], ln2_bias=state[p + "norm2.bias"],
-            W_1=state[p + "mlp.fc1.weight"].T, b_1=state[p + "mlp.fc1.bias"],
-            W_2=state[p + "mlp.fc2.weight"].T, b_2=state[p + "mlp.fc2.bias"])
-
-    conv = state["patch_embed.proj.weight"]  # (D, 3, P, P)
-    D = conv.shape[0]
-    return ViTParams(conv_weight=conv, W_E=conv.reshape(D, -1).T, b_E=state["patch_embed.proj.bias"],
-                     cls_token=state["cls_token"].reshape(-1), pos_table=state["pos_embed"].reshape(-1, D),
-                     blocks=tuple(block(f"blocks.{i}.") for i in range(depth)),
-                     norm_weight=state["norm.weight"], norm_bias=state["norm.bias"],
-                     W_head=state["head.weight"].T, b_head=state["head.bias"],
-                     patch_size=conv.shape[-1], num_heads=_heads(D))
-
-
-def _heads(D: int) -> int:
-    """ViT-Ti's heads of 64 features (page 32): 3 for D = 192."""
-    return max(1, D // 64)
-
-
 # ---------------------------------------------------------------- every edit, for the fixtures
 
 def edit_outputs(case: Any) -> list[tuple[Finding, Any]]:
@@ -878,10 +782,10 @@ def edit_outputs(case: Any) -> list[tuple[Finding, Any]]:
     lookup, with no maths of its own; empty where the call cannot be rebuilt.
 
     The output is the call's whole result (a tuple for qkv_heads), as float64."""
-    function = getattr(maths, case.function, None) if maths is not None else None
+    function = getattr(maths, case.function, None)
     if function is None:
         return []
-    close = _Closeness(tuple(case.extra.get("tolerance", (1e-4, 1e-4))))
+    close = numerics.Closeness(numerics.case_tolerance(case.extra))
     try:
         call = _Call(case, function, arguments(case), None)
     except Exception:  # noqa: BLE001 - a call the lecture maths cannot rebuild has no edits to store
@@ -919,7 +823,7 @@ def _fits(output: Any, correct: Any) -> bool:
 
 # ---------------------------------------------------------------- the search
 
-def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: tuple[float, float],
+def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numerics.Tolerance,
               part: int | None = None, budget: float = BUDGET_SECONDS) -> Finding | None:
     """The one edit of the lecture's computation that reproduces `got`, as a finding (id `edit.<edit>`);
     None when no edit does, several different ones do, or the call cannot be rebuilt.
@@ -934,11 +838,11 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: tuple
         part: which output, for functions returning several (qkv_heads).
         budget: CPU seconds the search may take; a search that would overrun finds nothing.
     """
-    function = getattr(maths, case.function, None) if maths is not None else None
+    function = getattr(maths, case.function, None)
     if function is None or not np.isfinite(got).all():
         return None
     deadline = time.process_time() + budget
-    close = _Closeness(tolerance)
+    close = numerics.Closeness(tolerance)
     try:
         call = _Call(case, function, arguments(case), part)
         first = call.first_image()
@@ -1061,28 +965,10 @@ def _named(spellings: list[Candidate], function: str) -> Finding:
     return Finding(f"edit.{first.id}", first.sentence, sentence, first.page)
 
 
-#: Two edits give the same numbers (one mistake, spelled twice) when they agree to float64 rounding: the
-#: longest computation the search reruns, a block, sums at most 2501 terms in series (grader.rounding's
-#: block_terms), so two spellings of one computation differ by at most 2501·2⁻⁵³ ≈ 2.8e-13 of the sums'
-#: magnitude; 1e-9 leaves a factor 3600 for LayerNorm's and the softmax's divisions. Two different
-#: mistakes that merely agree within the test's float32 tolerance on this case are two edits: the search
-#: cannot tell which one the student made, and names neither.
-SAME_NUMBERS = 1e-9
-
-
 def _same_numbers(a: np.ndarray, b: np.ndarray) -> bool:
-    scale = max(float(np.abs(b).max(initial=0.0)), 1.0)
-    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= SAME_NUMBERS * scale))
-
-
-class _Closeness:
-    """`close(a, b)`: a equals b within the test's tolerance, everywhere."""
-
-    def __init__(self, tolerance: tuple[float, float]) -> None:
-        self.atol, self.rtol = tolerance
-
-    def __call__(self, a: np.ndarray, b: np.ndarray) -> bool:
-        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-        return a.shape == b.shape and bool(np.all(np.abs(a - b) <= self.atol + self.rtol * np.abs(b)))
+    """Two edits give the same numbers (one mistake, spelled twice): they agree to float64 rounding.
+    Two different mistakes that merely agree within the test's float32 tolerance on this case are two
+    edits: the search cannot tell which one the student made, and names neither."""
+    return numerics.close(a, b, numerics.at_scale(numerics.SAME_NUMBERS, b))
 
 

@@ -11,52 +11,23 @@ from typing import Any
 
 import numpy as np
 
+from grader.expected.arguments import tensor_keys
 from grader.expected.store import Case, Fingerprint
+from grader.numerics import case_tolerance
 from grader.results import PROBABILITY_MAP, Finding
 from grader.steps import get_step
 from grader.suites.diagnosis import diagnose, diagnose_count
-from grader.suites.feedback import DEFAULT_TOLERANCE, INSTRUMENTS, Feedback, compare, shape_text
+from grader.suites.feedback import INSTRUMENTS, Feedback, compare, shape_text
 from grader.suites.returned import Returned
 
 FLOAT_DTYPES = ("float32", "float64")
 OUTPUT_NAMES = {"qkv_heads": ("q", "k", "v")}
-#: A known mistake's output is matched within this fraction of max(1, its scale): a mistake made on
-#: another machine differs from the fingerprint computed at build time by float32 noise only: at
-#: most `rounding_bound(vit_terms(), scale)` ≈ 8.9e-5 of the scale for the ~31000 terms summed from
-#: pixels to logits (grader.rounding), so 1e-3 leaves a factor 11 (measured: 3.5e-5 at worst).
-FINGERPRINT_TOLERANCE = 1e-3
 
 
 def wire_arguments(case: Case) -> tuple[list, dict, dict[str, np.ndarray]]:
-    """The case's arguments as the worker protocol sends them, with the tensors they need."""
-    arrays: dict[str, np.ndarray] = {}
-    args = []
-    for spec in case.args:
-        if "tensor" in spec:
-            arrays[spec["tensor"]] = case.tensors[spec["tensor"]]
-            args.append({"t": spec["tensor"]})
-        elif "value" in spec:
-            args.append({"v": spec["value"]})
-        else:
-            wire = {k: v for k, v in spec.items() if k != "name"}
-            for key in (wire.get("pixels"), wire.get("weights"), *wire.get("block_params", {}).values(),
-                        *_tensor_keys(wire.get("vit_params", {}))):
-                if key:
-                    arrays[key] = case.tensors[key]
-            args.append(wire)
-    return args, {}, arrays
-
-
-def _tensor_keys(encoded: dict[str, Any]) -> list[str]:
-    """The tensor keys of an encoded ViTParams (its blocks included)."""
-    keys: list[str] = []
-    for name, value in encoded.items():
-        if name == "blocks":
-            for block in value:
-                keys += list(block.values())
-        elif isinstance(value, str):
-            keys.append(value)
-    return keys
+    """The case's arguments as the worker protocol sends them: their specs, with the tensors they read."""
+    arrays = {key: case.tensors[key] for spec in case.args for key in tensor_keys(spec)}
+    return case.args, {}, arrays
 
 
 def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None:
@@ -181,7 +152,7 @@ def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype:
     if dtype is not None and (dtype not in FLOAT_DTYPES or promised not in (None, dtype)):
         raise _failure(f"{what} returned a tensor of dtype torch.{dtype}; expected torch.{promised or 'float32'}",
                        "dtype", "the wrong dtype returned")
-    tolerance = tuple(case.extra.get("tolerance", DEFAULT_TOLERANCE))
+    tolerance = case_tolerance(case.extra)
     if value.shape != expected.shape:
         text, finding = _explanation(case, expected, value, tolerance, mistake_part, parts)
         raise Feedback(f"{what} returned shape {shape_text(value.shape)}, expected {shape_text(expected.shape)}."
@@ -244,8 +215,7 @@ def _matches(fingerprint: Any, value: Any) -> bool:
     if isinstance(fingerprint, Fingerprint):
         if not isinstance(value, np.ndarray):
             return False
-        scale = max(1.0, float(np.abs(fingerprint.values).max(initial=0)))
-        return fingerprint.matches(value, FINGERPRINT_TOLERANCE * scale)
+        return fingerprint.matches(value)
     if isinstance(fingerprint, tuple):
         return False
     return fingerprint == value and not isinstance(value, bool)
