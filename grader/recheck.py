@@ -21,10 +21,10 @@ from rich.console import Console
 from rich.text import Text
 
 from grader.graded_files import GradedFiles
+from grader.judge.grading import Grader, GradeOptions
 from grader.reports.shared import look, points
 from grader.reports.terminal import render
 from grader.results import SubmissionResult
-from grader.runner.grader import Grader, GradeOptions
 from grader.signals import answered_by
 from grader.steps import STEP_IDS
 

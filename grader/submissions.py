@@ -12,7 +12,7 @@ from grader.results import SubmissionResult
 from grader.steps import STEP_IDS
 
 if TYPE_CHECKING:
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
 #: Called with (index among the submissions, result) as soon as a submission is graded.
 Keep = Callable[[int, SubmissionResult], None]
@@ -40,7 +40,7 @@ def grade_in_turn(todo: list[tuple[int, Path]], options: GradeOptions, keep: Kee
     Raises:
         FixtureError: the fixtures are missing or do not match their manifest.
     """
-    from grader.runner.grader import Grader
+    from grader.judge.grading import Grader
 
     if not todo:  # every folder kept from an earlier run, or ungradable: no grader to start
         return

@@ -10,8 +10,8 @@ import pytest
 
 import grader.cli
 from grader import paths
-from grader.runner import runners
-from grader.runner.remote import ZygoteRunner
+from grader.launch import runners
+from grader.launch.step_worker import ZygoteRunner
 
 
 class FakeRunner:
@@ -133,7 +133,7 @@ def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
     """A CPU without AVX, simulated for the judge (docs/numerics.md), is simulated in the workers
     too; a CI token stays with the judge."""
     from grader.headroom import KERNELS
-    from grader.runner.sandbox import worker_environment
+    from grader.launch.sandbox import worker_environment
 
     settings = KERNELS["no AVX (SSE4.2)"]
     env = worker_environment({**settings, "GITHUB_TOKEN": "ghp_secret", "PATH": "/usr/bin"})
@@ -144,7 +144,7 @@ def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
 def test_a_command_that_runs_the_vit_itself_keeps_all_freed_memory(monkeypatch):
     """At run time through glibc's mallopt: the workers' values, and no mmap at all; another C library
     (macOS, Windows, musl) is left as it is."""
-    from grader.runner import sandbox
+    from grader.launch import sandbox
 
     calls: list[tuple[int, int]] = []
     monkeypatch.setattr(sandbox, "_libc_function", lambda name: lambda *args: calls.append(args) or 1)
@@ -174,14 +174,14 @@ def test_an_in_place_change_to_checkpoint_parameters_is_found_and_reaches_no_lat
 
     import torch
 
-    from grader.runner import worker
+    from grader.worker import serving
 
-    context = worker.Context(str(paths.STANDIN))
+    context = serving.Context(str(paths.STANDIN))
     original = context.params().blocks[11].W_qkv.clone()
     student = ModuleType("student")
     student.edit = lambda value: qkv_weight(value).mul_(1.5)
     student.read = qkv_weight
-    edited, _ = worker._call(student, {"fn": "edit", "args": [spec]}, {}, context, ())
-    read, out = worker._call(student, {"fn": "read", "args": [spec]}, {}, context, ())
+    edited, _ = serving._call(student, {"fn": "edit", "args": [spec]}, {}, context, ())
+    read, out = serving._call(student, {"fn": "read", "args": [spec]}, {}, context, ())
     assert edited["ok"] and edited["modified"] == [0]
     assert read["ok"] and read["modified"] == [] and torch.equal(torch.from_numpy(out["r"]), original)

@@ -192,7 +192,7 @@ def test_a_print_shows_under_its_test_and_stays_out_of_json(grader, printing_fol
 def test_a_call_s_printing_is_kept_bounded_counted_and_the_streams_restored():
     import sys
 
-    from grader.runner.worker import CALL_PRINTING_KEPT_CHARACTERS as KEPT, captured_output
+    from grader.worker.serving import CALL_PRINTING_KEPT_CHARACTERS as KEPT, captured_output
 
     streams = (sys.stdout, sys.stderr)
     with captured_output() as printed:

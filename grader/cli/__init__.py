@@ -42,7 +42,7 @@ def _start_runner_early(argv: list[str]) -> None:
     grading (a usage error) ends it as the process exits."""
     if len(argv) < 2 or argv[1] not in ("check", "grade") or {"--help", "-h"} & set(argv) or _in_a_judge():
         return
-    from grader.runner.runners import start_ahead, worth_starting_ahead
+    from grader.launch.runners import start_ahead, worth_starting_ahead
 
     jobs = _jobs(argv)
     if jobs.isdigit() and worth_starting_ahead(int(jobs)):

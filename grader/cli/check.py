@@ -41,7 +41,7 @@ def check(
 
     Exit status: 0 all checked steps pass, 1 something fails, 2 usage or fixture error.
     """
-    from grader.runner.runners import started_ahead
+    from grader.launch.runners import started_ahead
 
     chosen = resolve_steps(steps, all_steps)
     folder = resolve_folder(submission, solutions)
@@ -90,7 +90,7 @@ def _watch(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: b
     from grader.cli.common import report_console
     from grader.expected.store import FixtureError
     from grader.recheck import recheck_on_save
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
     options = GradeOptions(hidden=False, timeout=timeout, steps=chosen)
     try:

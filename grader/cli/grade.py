@@ -59,7 +59,7 @@ def grade(
     from grader.cli.grading import resolve_steps
     from grader.expected.store import FixtureError
     from grader.platforms.classes import ClassError, expand_submissions, grade_class
-    from grader.runner.runners import started_ahead, worth_starting_ahead
+    from grader.launch.runners import started_ahead, worth_starting_ahead
 
     _check_numbers(jobs, timeout)
     chosen = resolve_steps([step for given in steps or [] for step in given.split(",") if step.strip()])

@@ -36,7 +36,7 @@ def run_grader(submissions: list[Path], steps: tuple[str, ...], *, hidden: bool,
                references: bool = True) -> list[SubmissionResult]:
     """Grade each submission, one after the other, with one grader."""
     from grader.expected.store import FixtureError
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=references, timeout=timeout, steps=steps)
     try:

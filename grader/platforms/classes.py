@@ -24,7 +24,7 @@ from grader.submissions import Keep, Progress, grade_in_turn, is_submission, uns
 
 if TYPE_CHECKING:
     from grader.platforms.fetch import Repository
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
 
 class ClassError(Exception):
@@ -134,7 +134,7 @@ def _start_pool_process(options: GradeOptions, shared: bool, lines: list | None,
     import signal
     from multiprocessing.util import Finalize
 
-    from grader.runner.runners import start_ahead
+    from grader.launch.runners import start_ahead
 
     global _POOL_GRADER, _POOL_ERROR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -143,7 +143,7 @@ def _start_pool_process(options: GradeOptions, shared: bool, lines: list | None,
         options = replace(options, ahead=False, threads=1)
     # A runner of its own imports torch while the judge imports the hidden suite (0.2 s).
     start_ahead(None if lines is None else _take_one(lines, taken))
-    from grader.runner.grader import Grader
+    from grader.judge.grading import Grader
     try:
         _POOL_GRADER = Grader(options)
     except Exception as error:  # raised with the first submission: the command names it, not a broken pool
@@ -182,7 +182,7 @@ def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: i
     import os
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    from grader.runner.runners import share_ahead
+    from grader.launch.runners import share_ahead
 
     # Windows has no forkserver, and a Python without os.fork (the simulated one) cannot run it.
     forks = hasattr(os, "fork") and "forkserver" in multiprocessing.get_all_start_methods()
@@ -279,7 +279,7 @@ def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden
         FixtureError: the fixtures are missing or do not match their manifest.
         ClassError: the results folder cannot be written.
     """
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=True, timeout=timeout, steps=steps)
     found: list[SubmissionResult | None] = [None] * len(submissions)

@@ -21,7 +21,7 @@ from grader.results import Finding
 #: ways and measures it and every known mistake against this tolerance (docs/numerics.md).
 DEFAULT_TOLERANCE = (1e-4, 1e-4)
 CHANNELS = ("R", "G", "B")
-#: How the worker labels a door past its operator recording that student code opened (runner/watch.py).
+#: How the worker labels a door past its operator recording that student code opened (worker/instruments.py).
 INSTRUMENTS = "reaching into the grader's operator recording"
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from grader.expected.store import Case
+from grader.launch.step_worker import StepWorker, WorkerGone
 from grader.results import StepResult, TestResult
-from grader.runner.remote import StepWorker, WorkerGone
 from grader.steps import Step
 from grader.suites.feedback import Feedback
 from grader.suites.returned import Returned

@@ -1,6 +1,6 @@
 """The runner: what starts the sandboxed workers, chosen here and nowhere else.
 
-Two runners implement one interface (`Runner`): the zygote (`remote.ZygoteRunner`, Linux: imports
+Two runners implement one interface (`Runner`): the zygote (`step_worker.ZygoteRunner`, Linux: imports
 torch once and forks each worker into the probed sandbox) and the portable runner
 (`portable.PortableRunner`, macOS and Windows, or `VITGRADE_RUNNER=portable`: a fresh Python per
 worker, always one started ahead). The judge grades through the interface alone. The zygote alone
@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Protocol
 
+from grader.launch import sandbox
+from grader.launch.step_worker import SubmissionWorker
 from grader.results import SandboxReport
-from grader.runner import sandbox
-from grader.runner.remote import SubmissionWorker
 
 
 class Runner(Protocol):
@@ -121,16 +121,16 @@ def start_runner() -> Runner:
 
 
 def _copy_of_zygote(line: socket.socket) -> Runner:
-    from grader.runner.remote import ZygoteRunner
+    from grader.launch.step_worker import ZygoteRunner
 
     return ZygoteRunner(line)
 
 
 def _new_runner() -> Runner:
     if use_portable():
-        from grader.runner.portable import PortableRunner
+        from grader.launch.portable import PortableRunner
 
         return PortableRunner()
-    from grader.runner.remote import ZygoteRunner
+    from grader.launch.step_worker import ZygoteRunner
 
     return ZygoteRunner()

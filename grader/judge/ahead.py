@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.runner.remote import Deadline, StepWorker, SubmissionWorker, WorkerGone
+from grader.launch.step_worker import Deadline, StepWorker, SubmissionWorker, WorkerGone
 from grader.suites.returned import Returned
 
 #: (function, args, kwargs, arrays) of one call, in the order the session will make them.

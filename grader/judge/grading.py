@@ -2,7 +2,7 @@
 the solutions are present, then a tamper check of the fixtures.
 
 One submission is one pytest session (`suite_session`) over a plan of step runs, served by one
-worker from the runner (`runners`): a fresh process per step from a parent no student code ran in.
+worker from the runner (`grader.launch.runners`): a fresh process per step from a parent no student code ran in.
 """
 from __future__ import annotations
 
@@ -15,14 +15,14 @@ from pathlib import Path
 from grader import paths
 from grader.expected.store import (VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of,
                                    stale_fingerprints, verify)
+from grader.judge import scan
+from grader.judge.ahead import AheadWorker
+from grader.judge.suite_session import StepRun, run_session
+from grader.launch.protocol import ProtocolError
+from grader.launch.runners import start_runner
+from grader.launch.step_worker import DEFAULT_MEMORY, StepWorker, SubmissionWorker
 from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
-from grader.runner import scan
-from grader.runner.ahead import AheadWorker
-from grader.runner.protocol import ProtocolError
-from grader.runner.remote import DEFAULT_MEMORY, StepWorker, SubmissionWorker
-from grader.runner.runners import start_runner
-from grader.runner.suite_session import StepRun, run_session
 from grader.steps import DEFAULT_TIMEOUT, STEP_IDS, STEPS, Step
 from grader.suites.support import wire_arguments
 

@@ -17,9 +17,9 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
+from grader.launch import protocol, sandbox
+from grader.launch.interpreter import module_arguments
 from grader.results import SandboxReport
-from grader.runner import protocol, sandbox
-from grader.runner.interpreter import module_arguments
 from grader.suites.returned import Described, Returned
 
 if TYPE_CHECKING:  # the zygote starts before numpy is imported: a command's first wait starts 30 ms sooner
@@ -134,7 +134,7 @@ class ZygoteRunner:
         self._sock = ours
         env = sandbox.worker_environment(dict(os.environ))
         self._process = subprocess.Popen(
-            [sys.executable, *module_arguments("grader.runner.zygote"), str(theirs.fileno())],
+            [sys.executable, *module_arguments("grader.worker.zygote"), str(theirs.fileno())],
             pass_fds=(theirs.fileno(),), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL, env=env)
         theirs.close()
