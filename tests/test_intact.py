@@ -16,7 +16,7 @@ import torch
 from grader import paths
 from grader.launch import sandbox
 from grader.launch.portable import Spawned
-from grader.launch.step_worker import ZygoteRunner
+from grader.launch.zygote_runner import ZygoteRunner
 from grader.worker import intact
 
 

@@ -11,7 +11,7 @@ import pytest
 import grader.cli
 from grader import paths
 from grader.launch import runners
-from grader.launch.step_worker import ZygoteRunner
+from grader.launch.zygote_runner import ZygoteRunner
 
 
 class FakeRunner:

@@ -1,6 +1,6 @@
 """The runner: what starts the sandboxed workers, chosen here and nowhere else.
 
-Two runners implement one interface (`Runner`): the zygote (`step_worker.ZygoteRunner`, Linux: imports
+Two runners implement one interface (`Runner`): the zygote (`zygote_runner.ZygoteRunner`, Linux: imports
 torch once and forks each worker into the probed sandbox) and the portable runner
 (`portable.PortableRunner`, macOS and Windows, or `VITGRADE_RUNNER=portable`: a fresh Python per
 worker, always one started ahead). The judge grades through the interface alone. The zygote alone
@@ -121,7 +121,7 @@ def start_runner() -> Runner:
 
 
 def _copy_of_zygote(line: socket.socket) -> Runner:
-    from grader.launch.step_worker import ZygoteRunner
+    from grader.launch.zygote_runner import ZygoteRunner
 
     return ZygoteRunner(line)
 
@@ -131,6 +131,6 @@ def _new_runner() -> Runner:
         from grader.launch.portable import PortableRunner
 
         return PortableRunner()
-    from grader.launch.step_worker import ZygoteRunner
+    from grader.launch.zygote_runner import ZygoteRunner
 
     return ZygoteRunner()
