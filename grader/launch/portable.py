@@ -35,7 +35,6 @@ from grader.launch.interpreter import module_arguments
 from grader.launch.runners import missing_tools
 from grader.launch.step_worker import StepWorker
 from grader.results import SandboxReport
-from grader.worker.zygote import WORKER_PRINTING_KEPT_BYTES  # the same share of a worker's printing
 
 WINDOWS = sys.platform == "win32"
 #: The worker's parent, never the judge: student code that signals its parent reaches it (see there).
@@ -255,7 +254,7 @@ class Spawned:
 
     def _keep(self, chunk: bytes) -> None:
         self.output_bytes += len(chunk)
-        self.output_head += chunk[: max(0, WORKER_PRINTING_KEPT_BYTES - len(self.output_head))]
+        self.output_head += chunk[: max(0, protocol.WORKER_PRINTING_KEPT_BYTES - len(self.output_head))]
 
     def begin_step(self, marker: str) -> None:
         """A new step's share of the printing starts; `marker` will end it."""

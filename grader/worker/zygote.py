@@ -33,7 +33,6 @@ from typing import Any
 
 from grader.launch import protocol, sandbox, view
 
-WORKER_PRINTING_KEPT_BYTES = 16 * 1024  # bytes of the student's printing shown back to them
 PLAN = sandbox.Plan()  # what the probe found this machine allows; set before `ready`
 BASE_VIEW: list[str] = []  # what every worker sees of the file system
 COPIES: set[int] = set()  # this zygote's copies still running (see _clone)
@@ -320,7 +319,7 @@ def _capture(read_end: int, pid: int) -> tuple[bytes, int, int]:
         if ready:
             chunk = os.read(read_end, 1 << 16)
             total += len(chunk)
-            head += chunk[: max(0, WORKER_PRINTING_KEPT_BYTES - len(head))]
+            head += chunk[: max(0, protocol.WORKER_PRINTING_KEPT_BYTES - len(head))]
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             return bytes(head), total, status
