@@ -32,7 +32,6 @@ from typing import Any
 
 from grader.launch import protocol, sandbox
 from grader.launch.interpreter import module_arguments
-from grader.launch.runners import missing_tools
 from grader.launch.step_worker import StepWorker
 from grader.results import SandboxReport
 
@@ -52,7 +51,10 @@ class PortableRunner:
     """Starts one subprocess worker per submission, the next one always importing torch ahead of
     time (a re-check in a notebook or a watch loop finds it ready)."""
 
-    def __init__(self) -> None:
+    def __init__(self, because: str) -> None:
+        """`because`: why the workers come from this runner (`runners.portable_because`), which its
+        sandbox report names."""
+        self._because = because
         self._env = {**sandbox.worker_environment(dict(os.environ)), **_windows_environment(),
                      "PYTHONIOENCODING": "utf-8",  # what the student prints arrives as UTF-8 everywhere
                      protocol.JUDGE_VARIABLE: str(os.getpid())}  # the worker ends with the judge, not with its keeper
@@ -112,9 +114,7 @@ class PortableRunner:
         """What the workers got here, and what this platform could not give them."""
         gib = f"{memory / 2**30:g} GiB"
         layers = ["own process"]
-        tools = missing_tools()
-        why = f"no {', '.join(tools)}" if tools else "VITGRADE_RUNNER=portable"
-        missing = [f"namespaces and read-only view ({why}; the hidden files stay readable)",
+        missing = [f"namespaces and read-only view ({self._because}; the hidden files stay readable)",
                    "separation from the grader (same user, no PID namespace: the code could signal it)"]
         if WINDOWS:
             layers.append("Job Object (the whole process tree ends at the time limit)")

@@ -57,9 +57,13 @@ def missing_tools() -> list[str]:
     return missing + [f"libc {name}" for name in ("prctl", "unshare", "mount") if not sandbox.in_libc(name)]
 
 
-def use_portable() -> bool:
-    """Whether the workers come from the portable runner: forced, or the zygote cannot run here."""
-    return os.environ.get("VITGRADE_RUNNER") == "portable" or bool(missing_tools())
+def portable_because() -> str | None:
+    """Why the workers come from the portable runner ("no os.fork, ..." where the zygote cannot
+    run, or "VITGRADE_RUNNER=portable" where it is forced); None where the zygote serves them."""
+    missing = missing_tools()
+    if missing:
+        return f"no {', '.join(missing)}"
+    return "VITGRADE_RUNNER=portable" if os.environ.get("VITGRADE_RUNNER") == "portable" else None
 
 
 _AHEAD: list[Runner] = []  # started by `start_ahead`, taken by the next `start_runner`
@@ -78,7 +82,7 @@ def worth_starting_ahead(jobs: int) -> bool:
     """Whether a command grading `jobs` submissions at once starts a runner ahead: always for one,
     and for a pool where its judges can share it (the zygote, copied for each of them). Portable
     runners are not shared: each judge of a pool starts its own."""
-    return jobs == 1 or (jobs > 1 and not use_portable())
+    return jobs == 1 or (jobs > 1 and portable_because() is None)
 
 
 def share_ahead(judges: int) -> list[socket.socket] | None:
@@ -127,10 +131,11 @@ def _copy_of_zygote(line: socket.socket) -> Runner:
 
 
 def _new_runner() -> Runner:
-    if use_portable():
+    because = portable_because()
+    if because is not None:
         from grader.launch.portable import PortableRunner
 
-        return PortableRunner()
+        return PortableRunner(because)
     from grader.launch.zygote_runner import ZygoteRunner
 
     return ZygoteRunner()
