@@ -13,6 +13,7 @@ from grader.steps import STEP_IDS
 
 if TYPE_CHECKING:
     from grader.judge.grading import GradeOptions
+    from grader.launch.runners import EarlyRunner
 
 #: Called with (index among the submissions, result) as soon as a submission is graded.
 Keep = Callable[[int, SubmissionResult], None]
@@ -34,8 +35,9 @@ def is_submission(folder: Path) -> bool:
 
 
 def grade_in_turn(todo: list[tuple[int, Path]], options: GradeOptions, keep: Keep,
-                  progress: Progress = unseen) -> None:
-    """Grade `todo` (index, folder) in this process, handing each result to `keep` as it comes.
+                  progress: Progress = unseen, early: EarlyRunner | None = None) -> None:
+    """Grade `todo` (index, folder) in this process, handing each result to `keep` as it comes; the
+    grader takes the runner the command started `early`, if it did.
 
     Raises:
         FixtureError: the fixtures are missing or do not match their manifest.
@@ -46,7 +48,7 @@ def grade_in_turn(todo: list[tuple[int, Path]], options: GradeOptions, keep: Kee
         return
     with progress("grading", len(todo) * len(options.steps)) as advance:
         options.on_step = lambda step_id: advance(1, f"grading {step_id}")
-        grader = Grader(options)
+        grader = Grader(options, early)
         try:
             for index, folder in todo:
                 keep(index, grader.grade(folder))

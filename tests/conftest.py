@@ -127,4 +127,4 @@ def cli_on_the_shared_runner(session_grader, monkeypatch) -> None:
     instead of starting a zygote and importing torch again; a pool of judges (`--jobs 2`) gets
     copies of its zygote. Their own parsing, fixture checks, options, plans, reports and exit
     statuses run as ever; a command run as a subprocess still starts a runner of its own."""
-    monkeypatch.setattr("grader.launch.runners._new_runner", lambda: _KeptOpen(session_grader.runner))
+    monkeypatch.setattr("grader.launch.runners.new_runner", lambda: _KeptOpen(session_grader.runner))

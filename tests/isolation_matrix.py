@@ -231,7 +231,7 @@ def _batch_gradescope(out: Path, submissions: list[Path]) -> None:
     from grader.platforms import gradescope
     from grader.launch import runners
 
-    shared = runners._new_runner()
+    shared = runners.new_runner()
 
     class KeptOpen:  # closing a Grader leaves the shared runner running for the next submission
         def __getattr__(self, name: str) -> Any:
@@ -240,7 +240,7 @@ def _batch_gradescope(out: Path, submissions: list[Path]) -> None:
         def close(self) -> None:
             pass
 
-    runners._new_runner = KeptOpen  # type: ignore[assignment]
+    runners.new_runner = KeptOpen  # type: ignore[assignment]
     try:
         for submission in submissions:
             root = Path(tempfile.mkdtemp(prefix="gradescope-", dir=out.parent))

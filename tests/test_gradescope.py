@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.platforms.gradescope import RUN_AUTOGRADER, budget, run_autograder
 from grader.secret_files import secret_paths
 from grader.steps import STEPS, get_step

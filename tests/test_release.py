@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.steps import STEP_IDS
 from together import run_together
 

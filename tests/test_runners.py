@@ -30,8 +30,7 @@ class FakeRunner:
 @pytest.fixture
 def fake_runners(monkeypatch):
     FakeRunner.started = []
-    monkeypatch.setattr(runners, "_new_runner", FakeRunner)
-    monkeypatch.setattr(runners, "_AHEAD", [])
+    monkeypatch.setattr(runners, "new_runner", FakeRunner)
     return FakeRunner.started
 
 
@@ -52,37 +51,46 @@ def fake_runners(monkeypatch):
     (["vitgrade"], False),
 ])
 def test_the_command_line_starts_the_runner_early_only_for_a_check_or_a_grade(fake_runners, argv, early):
-    grader.cli._start_runner_early(argv)
+    started = grader.cli.early_runner(argv)
+    if started is not None:
+        started.close()
     assert len(fake_runners) == (1 if early else 0)
 
 
+def test_a_pool_of_portable_runners_starts_none_early(fake_runners, monkeypatch):
+    """The portable runner has no copies: each judge of a pool starts its own."""
+    monkeypatch.setenv("VITGRADE_RUNNER", "portable")
+    assert runners.EarlyRunner.for_jobs(1).take() is fake_runners[0]
+    runners.EarlyRunner.for_jobs(2).close()
+    assert len(fake_runners) == 1
+
+
 def test_the_grader_takes_the_runner_started_early_and_no_other(fake_runners):
-    runners.start_ahead()
-    with runners.started_ahead():
-        taken = runners.start_runner()
+    with runners.EarlyRunner.for_jobs(1) as early:
+        taken = early.take()
     assert fake_runners == [taken] and not taken.closed  # the grader that took it ends it
 
 
-def test_a_runner_no_grader_took_is_ended_with_the_block_or_at_exit(fake_runners):
-    with runners.started_ahead():
+def test_a_runner_nobody_took_is_ended_with_the_block(fake_runners):
+    with runners.EarlyRunner.for_jobs(1):
         pass  # a usage error after the runner started: nothing graded
-    runners.start_ahead()
-    runners._end_ahead()  # registered with atexit: the process ends without reaching a block
-    assert len(fake_runners) == 2 and all(r.closed for r in fake_runners)
+    assert len(fake_runners) == 1 and fake_runners[0].closed
 
 
-def test_a_pool_of_judges_ends_a_runner_started_early(fake_runners):
-    runners.start_ahead()
-    with runners.started_ahead(start=False):
-        assert runners._AHEAD == []
-    assert fake_runners[0].closed
+def test_the_command_line_ends_the_runner_a_command_never_took(fake_runners, monkeypatch):
+    """A usage error ends the command before it runs: the runner started for it ends with it."""
+    monkeypatch.setattr(sys, "argv", ["vitgrade", "grade", "--no-such-option"])
+    with pytest.raises(SystemExit) as ended:
+        grader.cli.main()
+    assert ended.value.code == 2
+    assert len(fake_runners) == 1 and fake_runners[0].closed
 
 
 def test_a_pool_ends_a_runner_it_cannot_share_and_its_judges_start_their_own(fake_runners):
-    """The portable runner has no copies: the one started ahead would only wait beside the judges."""
-    with runners.started_ahead():
-        assert runners.share_ahead(2) is None
-        assert runners._AHEAD == [] and fake_runners[0].closed
+    """The portable runner has no copies: the one started early would only wait beside the judges."""
+    with runners.EarlyRunner.for_jobs(1) as early:
+        assert early.share(2) is None
+        assert fake_runners[0].closed
 
 
 def _parent(pid: int) -> int:

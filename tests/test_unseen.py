@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from grader.cli import app
+from grader.cli.app import app
 from grader.paths import SOLUTIONS, step_file
 from grader.reports import render, to_json
 from grader.results import StepResult

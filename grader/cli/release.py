@@ -25,7 +25,7 @@ from grader.secret_files import is_secret, secrets_inside
 
 def _instructor_modules() -> tuple[str, ...]:
     """`cli/grade.py` and the like: the modules of every command students do not use."""
-    from grader.cli import COMMANDS, GROUPS, INSTRUCTOR
+    from grader.cli.commands import COMMANDS, GROUPS, INSTRUCTOR
 
     modules = [target.split(":")[0] for _, target, audience in COMMANDS + GROUPS if audience == INSTRUCTOR]
     return tuple(module.removeprefix("grader.").replace(".", "/") + ".py" for module in modules)

@@ -18,8 +18,8 @@ from grader.expected.store import (VISIBILITIES, FixtureError, load_cases, load_
 from grader.judge import scan
 from grader.judge.ahead import AheadWorker
 from grader.judge.suite_session import StepRun, run_session
+from grader.launch import runners
 from grader.launch.protocol import ProtocolError
-from grader.launch.runners import start_runner
 from grader.launch.step_worker import DEFAULT_MEMORY, StepWorker, SubmissionWorker
 from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
@@ -77,9 +77,11 @@ class _Planned:
 class Grader:
     """One grading run: fixtures verified and loaded once, one runner shared by every submission."""
 
-    def __init__(self, options: GradeOptions) -> None:
+    def __init__(self, options: GradeOptions, early: runners.EarlyRunner | None = None) -> None:
+        """`early`: the runner its command started early, taken here (None: a new one, started now)."""
         self.options = options
-        self.runner = start_runner()  # first: its torch import overlaps the fixture checks below
+        # First: its torch import overlaps the fixture checks below.
+        self.runner = early.take() if early is not None else runners.new_runner()
         try:
             self.manifest = load_manifest(options.fixtures)
             self._manifest_sha256 = sha256_of(Path(options.fixtures) / MANIFEST)

@@ -5,15 +5,16 @@ torch once and forks each worker into the probed sandbox) and the portable runne
 (`portable.PortableRunner`, macOS and Windows, or `VITGRADE_RUNNER=portable`: a fresh Python per
 worker, always one started ahead). The judge grades through the interface alone. The zygote alone
 can also be copied (`clone`): a pool of judges (`grade --jobs N`) shares one torch import that way.
+
+A command starts its runner before it needs it (`EarlyRunner`, made by `grader.cli.main` from the
+command line and handed to the command), so that the workers' torch import overlaps the command's
+own start.
 """
 from __future__ import annotations
 
-import atexit
 import os
 import socket
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, Protocol
 
 from grader.launch import sandbox
@@ -66,71 +67,9 @@ def portable_because() -> str | None:
     return "VITGRADE_RUNNER=portable" if os.environ.get("VITGRADE_RUNNER") == "portable" else None
 
 
-_AHEAD: list[Runner] = []  # started by `start_ahead`, taken by the next `start_runner`
-
-
-def start_ahead(line: socket.socket | None = None) -> None:
-    """Start the runner now, for the grader that `start_runner` creates later: its torch import,
-    the longest wait of a check, overlaps whatever comes first (importing the command line and the
-    judge, reading folders). One that no grader takes is ended as the process exits. With `line`
-    (a judge of a pool): the copy of the pool's zygote at its other end (see `share_ahead`)."""
-    if not _AHEAD:
-        _AHEAD.append(_new_runner() if line is None else _copy_of_zygote(line))
-
-
-def worth_starting_ahead(jobs: int) -> bool:
-    """Whether a command grading `jobs` submissions at once starts a runner ahead: always for one,
-    and for a pool where its judges can share it (the zygote, copied for each of them). Portable
-    runners are not shared: each judge of a pool starts its own."""
-    return jobs == 1 or (jobs > 1 and portable_because() is None)
-
-
-def share_ahead(judges: int) -> list[socket.socket] | None:
-    """One line per judge of a pool to a copy of the zygote started ahead, which keeps running
-    until the block of `started_ahead` ends: torch is imported once for the whole pool, and each
-    judge's workers are forked from its copy. None where the runner started ahead cannot be shared
-    (the portable runner), which is then ended: each judge starts its own."""
-    if not (_AHEAD and hasattr(_AHEAD[0], "clone")):  # the zygote alone can be copied
-        _end_ahead()
-        return None
-    return [_AHEAD[0].clone() for _ in range(judges)]
-
-
-@atexit.register
-def _end_ahead() -> None:
-    while _AHEAD:
-        _AHEAD.pop().close()
-
-
-@contextmanager
-def started_ahead(start: bool = True) -> Iterator[None]:
-    """A runner started ahead (now, unless the command line started one already) for the block's
-    grader, or a pool's judges (`share_ahead`); one still here at the block's end (no grader took
-    it, or a pool shared it) is ended there. Without `start` (a pool of judges that each start
-    their own) none is kept."""
-    if start:
-        start_ahead()
-    else:
-        _end_ahead()
-    try:
-        yield
-    finally:
-        _end_ahead()
-
-
-def start_runner() -> Runner:
-    """The runner started ahead if there is one, else a new one: the zygote where it can run, else
-    the portable runner; either starts importing torch now."""
-    return _AHEAD.pop() if _AHEAD else _new_runner()
-
-
-def _copy_of_zygote(line: socket.socket) -> Runner:
-    from grader.launch.zygote_runner import ZygoteRunner
-
-    return ZygoteRunner(line)
-
-
-def _new_runner() -> Runner:
+def new_runner() -> Runner:
+    """A runner started now: the zygote where it can run, else the portable runner; either starts
+    importing torch at once."""
     because = portable_because()
     if because is not None:
         from grader.launch.portable import PortableRunner
@@ -139,3 +78,65 @@ def _new_runner() -> Runner:
     from grader.launch.zygote_runner import ZygoteRunner
 
     return ZygoteRunner()
+
+
+def copy_of_zygote(line: socket.socket) -> Runner:
+    """A judge of a pool's runner: the copy of the pool's zygote at the other end of `line`
+    (`EarlyRunner.share`)."""
+    from grader.launch.zygote_runner import ZygoteRunner
+
+    return ZygoteRunner(line)
+
+
+class EarlyRunner:
+    """A command's runner, started before the command needs it: a check waits above all for its
+    worker's torch import, which then overlaps whatever comes first (importing the command line and
+    the judge, reading folders). The command's grader takes it (`take`), or a pool's judges share
+    it (`share`); one still here when the command ends (nobody took it, or a pool shared it) is
+    ended then (`close`, or the end of a `with` block).
+
+    The command line makes one before it imports typer and the commands (`grader.cli.main`), and
+    hands it to the command it runs; a command run without it (typer's test runner) makes its own.
+    """
+
+    def __init__(self, runner: Runner | None = None) -> None:
+        self._runner = runner
+
+    @classmethod
+    def for_jobs(cls, jobs: int) -> EarlyRunner:
+        """Started now where it pays for a command grading `jobs` submissions at once: always for
+        one, and for a pool whose judges can share it (the zygote, copied for each of them);
+        portable runners are not shared, so each judge of a pool starts its own."""
+        return cls(new_runner() if jobs == 1 or (jobs > 1 and portable_because() is None) else None)
+
+    @classmethod
+    def given(cls, early: EarlyRunner | None, jobs: int = 1) -> EarlyRunner:
+        """`early`, the one the command line started; else one started now (`for_jobs`)."""
+        return early if early is not None else cls.for_jobs(jobs)
+
+    def take(self) -> Runner:
+        """The runner started early, else a new one; whoever takes it ends it."""
+        runner, self._runner = self._runner, None
+        return runner if runner is not None else new_runner()
+
+    def share(self, judges: int) -> list[socket.socket] | None:
+        """One line per judge of a pool to a copy of the zygote started early, which keeps running
+        until this ends: torch is imported once for the whole pool, and each judge's workers are
+        forked from its copy. None where the runner started early cannot be shared (the portable
+        runner, or none was started), which is then ended: each judge starts its own."""
+        if not hasattr(self._runner, "clone"):  # the zygote alone can be copied
+            self.close()
+            return None
+        return [self._runner.clone() for _ in range(judges)]
+
+    def close(self) -> None:
+        """End the runner if nobody took it."""
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            runner.close()
+
+    def __enter__(self) -> EarlyRunner:
+        return self
+
+    def __exit__(self, *exception: object) -> None:
+        self.close()
