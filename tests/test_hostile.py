@@ -249,10 +249,10 @@ def test_a_step_run_ahead_that_ends_its_worker_is_served_on_by_fresh_ones(grader
     both ends (the thread from the last, the session from the first); each `quadrant_probabilities`
     ends the worker that makes it. Every call of it is an error naming the exit, every other test
     of the step passes, served after the crash by fresh workers as when nothing runs ahead."""
-    from grader.judge import grading
+    from grader.judge import ahead
 
-    started, real = [], grading.AheadWorker
-    monkeypatch.setattr(grading, "AheadWorker",
+    started, real = [], ahead.AheadWorker
+    monkeypatch.setattr(ahead, "AheadWorker",
                         lambda *args, **kwargs: started.append(real(*args, **kwargs)) or started[-1])
     folder = submission(tmp_path, "ahead", "07_head", "08_occlusion")
     occlusion_file = paths.step_file(folder, "08_occlusion")
