@@ -2,7 +2,8 @@
 the solutions are present, then a tamper check of the fixtures.
 
 One submission is one pytest session (`suite_session`) over a plan of step runs, served by one
-worker from the runner (`grader.launch.runners`): a fresh process per step from a parent no student code ran in.
+worker from the runner (`grader.launch.runners`): a fresh process per step from a parent no
+student code ran in.
 """
 from __future__ import annotations
 

@@ -1,17 +1,17 @@
 """The portable runner: workers started with `subprocess`, for machines where the zygote cannot run.
 
-The zygote (`grader/worker/zygote.py`) needs `os.fork`, `socket.send_fds`, the `resource` module and libc's
-`prctl`, `unshare` and `mount`: Linux only. macOS and Windows (or `VITGRADE_RUNNER=portable`) get
-this runner instead, behind the same interface (`runners.Runner`):
+The zygote (`grader/worker/zygote.py`) needs `os.fork`, `socket.send_fds`, the `resource` module
+and libc's `prctl`, `unshare` and `mount`: Linux only. macOS and Windows (or
+`VITGRADE_RUNNER=portable`) get this runner instead, behind the same interface (`runners.Runner`):
 
     judge ── keeper (`keeper.py`: the worker's parent, so that no student code can signal the judge)
                └─ worker (`python -m grader.worker.portable_worker`: imports torch, runs student code)
                     └─ anything the student starts: same process group (POSIX) or Job Object (Windows)
 
 One worker serves a submission's steps in turn, for as long as each step leaves its interpreter
-as it found it (`grader.worker.intact`; without fork no step can start from a clean copy): a step that patched
-torch, left a thread or a child running, crashed or ran out of time hands the next step a fresh
-worker. The next worker always imports torch ahead of time, while the current one works. The
+as it found it (`grader.worker.intact`; without fork no step can start from a clean copy): a step
+that patched torch, left a thread or a child running, crashed or ran out of time hands the next
+step a fresh worker. The next worker always imports torch ahead of time, while the current one works. The
 judge reads the worker's output (each step's share ends at a marker the worker prints) and its
 exit status directly, and at a time limit it ends the worker's whole tree: `killpg` on POSIX, the
 Job Object (else `taskkill /T`) on Windows.

@@ -1,6 +1,7 @@
-"""A worker of the portable runner (`grader/launch/portable.py`): `python -m grader.worker.portable_worker FD` (POSIX,
-the socket inherited as FD) or `... --connect PORT` (Windows: it connects to the judge on
-127.0.0.1 and presents the one-time token it reads from stdin).
+"""A worker of the portable runner (`grader/launch/portable.py`):
+`python -m grader.worker.portable_worker FD` (POSIX, the socket inherited as FD) or
+`... --connect PORT` (Windows: it connects to the judge on 127.0.0.1 and presents the one-time
+token it reads from stdin).
 
 It imports torch, says `started`, waits for its submission's init (loads the references, limits
 its memory where the OS allows), then serves the submission's steps in turn: binds each step's

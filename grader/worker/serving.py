@@ -1,8 +1,9 @@
-"""The worker: the only process that runs student code. It serves calls from the judge.
+"""Serving the judge's calls in a worker, the only kind of process that runs student code.
 
-Runs as the last of three processes forked from the zygote (see `zygote.py`); everything here
-that runs before the student's file is loaded is trusted, everything after is not, and nothing the
-worker returns is believed beyond being data.
+Runs in the last of three processes forked from the zygote (see `zygote.py`), or in the portable
+runner's worker (`portable_worker.py`); everything here that runs before the student's file is
+loaded is trusted, everything after is not, and nothing the worker returns is believed beyond being
+data.
 """
 from __future__ import annotations
 
