@@ -141,7 +141,7 @@ def forward_figures(repeats: int) -> list[Figure]:
 
     from grader.checkpoint import load_checkpoint
     from grader.photos import SAMPLE, load_image
-    from grader.runner.sandbox import keep_freed_memory
+    from grader.launch.sandbox import keep_freed_memory
     from grader.student import load_step_file
 
     keep_freed_memory()  # as the kit's forwards run (workers, `show occlusion`): freed tensors reused
@@ -229,16 +229,16 @@ def calls_alone(submissions: int) -> None:
     """`python -m grader.bench --calls-alone N` (see calls_alone_figure)."""
     import gc
 
-    gc.disable()  # as the zygote imports torch (see worker.preload)
-    from grader.runner import sandbox
+    gc.disable()  # as the zygote imports torch (see serving.preload)
+    from grader.launch import sandbox
 
     sandbox.keep_freed_memory()  # as the workers allocate
     import torch
 
     from grader import headroom
-    from grader.runner import worker
+    from grader.worker import serving
 
-    worker.preload()
+    serving.preload()
     arguments = headroom.Arguments()  # decodes each case as the worker does
     arguments.context.warm(["params", "vit"])
     solutions = headroom.bind_solutions()

@@ -100,7 +100,7 @@ class Arguments:
 
     def __init__(self) -> None:
         from grader.expected.store import load_manifest
-        from grader.runner.worker import Context
+        from grader.worker.serving import Context
 
         checkpoint = paths.FIXTURES / load_manifest()["checkpoint"]["file"]
         self.context = Context(str(checkpoint))
@@ -120,11 +120,11 @@ class Arguments:
         import torch
 
         if spec["model"] == "probe":
-            from grader.runner.probe import ProbeModel
+            from grader.worker.probe_model import ProbeModel
 
             return ProbeModel(torch.from_numpy(case.tensors[spec["weights"]].copy()).double())
         if self._vit64 is None:
-            from grader.runner.vit import CheckpointViT
+            from grader.worker.vit import CheckpointViT
 
             self._vit64 = CheckpointViT(self.context.state())
             self._vit64.state = {name: value.double() for name, value in self._vit64.state.items()}
@@ -148,7 +148,7 @@ def call_error(function: Callable, args: list[Any], case: Any) -> float:
     """The error of one call in tolerances; CAUGHT_EXACTLY if it raises or changes an input."""
     import torch
 
-    from grader.runner.worker import tensors_of  # what the worker checks for in-place changes
+    from grader.worker.serving import tensors_of  # what the worker checks for in-place changes
 
     before = [t.clone() for value in args for t in tensors_of(value)]
     promised = case.extra.get("raises")  # a case whose docstring promises this exception

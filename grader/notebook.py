@@ -22,7 +22,7 @@ from grader.steps import STEP_IDS, get_step
 
 if TYPE_CHECKING:
     from grader.results import StepResult, SubmissionResult
-    from grader.runner.grader import Grader
+    from grader.judge.grading import Grader
 
 _REPORT_WIDTH = 100  # columns of the plain-text report, as `vitgrade check --output` writes it
 
@@ -100,7 +100,7 @@ def check(*steps: str, all: bool = False, solutions: bool = False, submission: s
         ValueError: An unknown step, or both `solutions` and `submission`, or no such folder.
         grader.expected.store.FixtureError: Missing or modified fixture files.
     """
-    from grader.runner.protocol import ProtocolError
+    from grader.launch.protocol import ProtocolError
 
     chosen = STEP_IDS if all or not steps else _resolve_steps(steps)
     folder = _resolve_folder(submission, solutions)
@@ -131,7 +131,7 @@ def _resolve_folder(submission: str | Path | None, solutions: bool) -> Path:
 
 def _grader(timeout: float | None) -> Grader:
     """The kernel's grader for this time limit, started on first use and kept until the kernel ends."""
-    from grader.runner.grader import Grader, GradeOptions
+    from grader.judge.grading import Grader, GradeOptions
 
     if timeout not in _kept:
         _close()

@@ -21,10 +21,11 @@ from rich.console import Console
 from rich.text import Text
 
 from grader.graded_files import GradedFiles
+from grader.judge.grading import Grader, GradeOptions
+from grader.launch.runners import EarlyRunner
 from grader.reports.shared import look, points
 from grader.reports.terminal import render
 from grader.results import SubmissionResult
-from grader.runner.grader import Grader, GradeOptions
 from grader.signals import answered_by
 from grader.steps import STEP_IDS
 
@@ -48,7 +49,7 @@ def watched_names(step_ids: tuple[str, ...]) -> set[str]:
 
 
 def recheck_on_save(options: GradeOptions, folder: Path, step_ids: tuple[str, ...], console: Console, *,
-                    show_output: bool = False) -> SubmissionResult | None:
+                    show_output: bool = False, early: EarlyRunner | None = None) -> SubmissionResult | None:
     """Grade and report, then wait for saves and grade again after each, until Ctrl-C.
 
     Args:
@@ -57,6 +58,7 @@ def recheck_on_save(options: GradeOptions, folder: Path, step_ids: tuple[str, ..
         step_ids: The steps to check, in lecture order.
         console: Where the reports go.
         show_output: Show what the code printed under passing tests too.
+        early: The runner the command started early, which the grader takes (None: a new one).
 
     Returns:
         The last complete result when Ctrl-C ends the watch; None if none was complete yet.
@@ -69,7 +71,7 @@ def recheck_on_save(options: GradeOptions, folder: Path, step_ids: tuple[str, ..
         grader = None
         try:
             # Between steps too: a check of several steps ends at the next one, not after all of them.
-            grader = Grader(replace(options, on_step=lambda _step_id: _stop_if(pressed())))
+            grader = Grader(replace(options, on_step=lambda _step_id: _stop_if(pressed())), early)
             for checked in _checks(grader, folder, step_ids, console, show_output, pressed):
                 last = checked
         except KeyboardInterrupt:

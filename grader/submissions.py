@@ -12,7 +12,8 @@ from grader.results import SubmissionResult
 from grader.steps import STEP_IDS
 
 if TYPE_CHECKING:
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
+    from grader.launch.runners import EarlyRunner
 
 #: Called with (index among the submissions, result) as soon as a submission is graded.
 Keep = Callable[[int, SubmissionResult], None]
@@ -34,19 +35,20 @@ def is_submission(folder: Path) -> bool:
 
 
 def grade_in_turn(todo: list[tuple[int, Path]], options: GradeOptions, keep: Keep,
-                  progress: Progress = unseen) -> None:
-    """Grade `todo` (index, folder) in this process, handing each result to `keep` as it comes.
+                  progress: Progress = unseen, early: EarlyRunner | None = None) -> None:
+    """Grade `todo` (index, folder) in this process, handing each result to `keep` as it comes; the
+    grader takes the runner the command started `early`, if it did.
 
     Raises:
         FixtureError: the fixtures are missing or do not match their manifest.
     """
-    from grader.runner.grader import Grader
+    from grader.judge.grading import Grader
 
     if not todo:  # every folder kept from an earlier run, or ungradable: no grader to start
         return
     with progress("grading", len(todo) * len(options.steps)) as advance:
         options.on_step = lambda step_id: advance(1, f"grading {step_id}")
-        grader = Grader(options)
+        grader = Grader(options, early)
         try:
             for index, folder in todo:
                 keep(index, grader.grade(folder))

@@ -22,9 +22,9 @@ gc.disable()
 import pytest  # noqa: E402
 
 from grader import paths  # noqa: E402
-from grader.runner.grader import Grader, GradeOptions  # noqa: E402
-from grader.runner.runners import Runner  # noqa: E402
-from grader.runner.sandbox import keep_freed_memory  # noqa: E402
+from grader.judge.grading import Grader, GradeOptions  # noqa: E402
+from grader.launch.runners import Runner  # noqa: E402
+from grader.launch.sandbox import keep_freed_memory  # noqa: E402
 from together import EARLY, Together  # noqa: E402
 
 # The tests' own forwards (shown occlusion maps, rebuilt fixtures) reuse freed memory, as the
@@ -127,4 +127,4 @@ def cli_on_the_shared_runner(session_grader, monkeypatch) -> None:
     instead of starting a zygote and importing torch again; a pool of judges (`--jobs 2`) gets
     copies of its zygote. Their own parsing, fixture checks, options, plans, reports and exit
     statuses run as ever; a command run as a subprocess still starts a runner of its own."""
-    monkeypatch.setattr("grader.runner.runners._new_runner", lambda: _KeptOpen(session_grader.runner))
+    monkeypatch.setattr("grader.launch.runners.new_runner", lambda: _KeptOpen(session_grader.runner))

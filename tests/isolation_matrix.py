@@ -213,7 +213,7 @@ def _batch(runner: str, out: Path, submissions: list[Path]) -> None:
         _batch_gradescope(out, submissions)
         return
     from grader.results import as_dict
-    from grader.runner.grader import Grader, GradeOptions
+    from grader.judge.grading import Grader, GradeOptions
 
     grader = Grader(GradeOptions(timeout=TIMEOUT))
     try:
@@ -229,9 +229,9 @@ def _batch_gradescope(out: Path, submissions: list[Path]) -> None:
     """run_autograder on each submission as the bundle runs it (step by step within a deadline),
     every Grader it makes served by one runner: the torch import once, not once per submission."""
     from grader.platforms import gradescope
-    from grader.runner import runners
+    from grader.launch import runners
 
-    shared = runners._new_runner()
+    shared = runners.new_runner()
 
     class KeptOpen:  # closing a Grader leaves the shared runner running for the next submission
         def __getattr__(self, name: str) -> Any:
@@ -240,7 +240,7 @@ def _batch_gradescope(out: Path, submissions: list[Path]) -> None:
         def close(self) -> None:
             pass
 
-    runners._new_runner = KeptOpen  # type: ignore[assignment]
+    runners.new_runner = KeptOpen  # type: ignore[assignment]
     try:
         for submission in submissions:
             root = Path(tempfile.mkdtemp(prefix="gradescope-", dir=out.parent))

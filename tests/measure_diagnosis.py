@@ -42,12 +42,12 @@ from pathlib import Path
 
 from grader.expected.arguments import Unreadable
 from grader.expected.store import load_cases, load_manifest
+from grader.judge.grading import Grader, GradeOptions
 from grader.mistakes import CATALOGUE
 from grader.numerics import Closeness, case_tolerance
 from grader.paths import FIXTURES, KIT_ROOT, step_file
 from grader.reports.contract import from_json
 from grader.results import StepResult, TestResult
-from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 from grader.suites import search
 from grader.suites.diagnosis import kinds_of

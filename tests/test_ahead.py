@@ -1,4 +1,4 @@
-"""A step run ahead (grader/runner/ahead.py), with stand-in workers that need no torch: each call
+"""A step run ahead (grader/judge/ahead.py), with stand-in workers that need no torch: each call
 is made once, by the thread (from the last) or by the session's own worker (from the first), and
 the session reads every answer in its own order, a lost worker at the call that lost it."""
 from __future__ import annotations
@@ -8,8 +8,8 @@ import time
 
 import pytest
 
-from grader.runner.ahead import AheadWorker
-from grader.runner.remote import WorkerGone
+from grader.judge.ahead import AheadWorker
+from grader.launch.step_worker import WorkerGone
 from grader.suites.returned import Returned
 
 FUNCTIONS = ["cover", "quadrant_probabilities", "occlusion_map"]

@@ -17,7 +17,7 @@ from grader import paths
 #: copy of descriptor 1, the second also closing descriptors 3-63 (the worker's output among them).
 CALLS = r"""
 import ctypes, json, os, sys
-from grader.runner.worker import captured_output
+from grader.worker.serving import captured_output
 
 real = os.dup(1)
 os.write(1, b"before\n")

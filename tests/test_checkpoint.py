@@ -105,22 +105,22 @@ def test_timm_model(standin):
 @pytest.mark.slow
 @pytest.mark.parametrize("linear", ["F.linear", "oneDNN"])
 def test_the_workers_vit_gives_timms_logits(standin, monkeypatch, linear):
-    """Workers run the checkpoint without timm (`grader.runner.vit`); the fixtures were computed by
+    """Workers run the checkpoint without timm (`grader.worker.vit`); the fixtures were computed by
     timm, so both must give the same logits, in chunks too (6 images = 4 + 2), with either matrix
     product the workers may take. The same operators, but not the same bits: another batch size
     changes how the matrix products are blocked, so the sums run in another order (and on another
     CPU, or in oneDNN, with other kernels)."""
     from safetensors.torch import load_file
 
-    import grader.runner.vit
+    import grader.worker.vit
     from grader.numerics import rounding_bound, vit_terms
-    from grader.runner.vit import CheckpointViT
+    from grader.worker.vit import CheckpointViT
 
-    if linear == "oneDNN" and grader.runner.vit._ONEDNN_LINEAR is None:
+    if linear == "oneDNN" and grader.worker.vit._ONEDNN_LINEAR is None:
         pytest.skip("this build of PyTorch has no oneDNN")
-    chosen = torch.nn.functional.linear if linear == "F.linear" else grader.runner.vit.onednn_linear
-    monkeypatch.setattr(grader.runner.vit, "fastest_linear", lambda: chosen)
-    monkeypatch.setattr(grader.runner.vit, "CHUNK", 4)
+    chosen = torch.nn.functional.linear if linear == "F.linear" else grader.worker.vit.onednn_linear
+    monkeypatch.setattr(grader.worker.vit, "fastest_linear", lambda: chosen)
+    monkeypatch.setattr(grader.worker.vit, "CHUNK", 4)
     images = torch.randn(6, 3, 224, 224, generator=torch.Generator().manual_seed(3))
     model = standin.timm_model()
     with torch.inference_mode():

@@ -24,7 +24,7 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.platforms import classes
 from grader.platforms.classes import _among_last, _end_judges, expand_submissions
 from grader.reports import render_summary

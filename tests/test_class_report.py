@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from grader.cli import app
+from grader.cli.app import app
 from grader.mistakes import CATALOGUE
 from grader.reports.class_report import BINS, common_mistakes, score_bins, to_class_report
 from grader.reports.contract import from_json, to_json

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.platforms.fetch import (FETCHED_FILE, RosterError, _Git, _git_environment, _read_step_files, fetch_class,
                                     read_roster, without_credentials)
 from grader.platforms.classes import not_graded

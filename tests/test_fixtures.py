@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.expected.agree import compare_file, compare_folders
 from grader.expected.store import FixtureError, load_cases, load_manifest, verify
 from grader.numerics import DEFAULT_TOLERANCE, REPRODUCIBLE, allowed

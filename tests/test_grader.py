@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.reports import to_gradescope, to_json, to_junit
 from grader.steps import STEP_IDS, STEPS
 
@@ -109,7 +109,7 @@ def test_usage_errors_exit_2_with_one_line(arguments, expected):
 
 def test_help_paragraphs_wrap_to_the_terminal_not_to_the_source():
     """A docstring line longer than the terminal used to break in two, leaving a ragged line."""
-    from grader.cli import flowing_help
+    from grader.cli.app import flowing_help
 
     docstring = "One.\n\n    Two words\n    and more.\n\n    - a\n    - b\n"
     assert flowing_help(docstring) == "One.\n\nTwo words and more.\n\n- a\n- b"

@@ -22,7 +22,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.platforms.gradescope import RUN_AUTOGRADER, budget, run_autograder
 from grader.secret_files import secret_paths
 from grader.steps import STEPS, get_step
@@ -539,7 +539,7 @@ def test_in_gradescopes_container_a_leaky_submission_keeps_its_points_and_shows_
     results = leaky["results"]
     flatten = [t for t in results["tests"] if t["name"].startswith("01_flatten")]
     assert all(t["score"] == t["max_score"] > 0 for t in flatten)  # every point it earned
-    # Each test's points are rounded to 4 decimals (grader/runner/suite_session.py).
+    # Each test's points are rounded to 4 decimals (grader/judge/suite_session.py).
     assert sum(t["score"] for t in flatten) == pytest.approx(get_step("01_flatten").points, abs=len(flatten) * 5e-5)
     seen = results["output"] + "".join(t["output"] for t in results["tests"] if t["visibility"] == "visible")
     kept = "".join(t["output"] for t in results["tests"] if t["visibility"] != "visible")

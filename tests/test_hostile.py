@@ -24,9 +24,9 @@ import pytest
 
 from grader import paths
 from grader.expected.store import verify
+from grader.judge.grading import Grader, GradeOptions
+from grader.launch import sandbox
 from grader.results import STEP_STATUSES, TEST_STATUSES, StepResult
-from grader.runner import sandbox
-from grader.runner.grader import Grader, GradeOptions
 from together import Together
 
 #: Every test grades an attack, most beside correct steps: the slow tier.
@@ -47,7 +47,7 @@ def full_sandbox() -> None:
 @functools.cache
 def probed_plan() -> sandbox.Plan:
     """The layers this machine allows, probed once in a child process as the zygote does."""
-    code = ("import json; from grader.runner import sandbox, view; from grader.paths import KIT_ROOT; "
+    code = ("import json; from grader.launch import sandbox, view; from grader.paths import KIT_ROOT; "
             "print(json.dumps(sandbox.probe(view.base_view(KIT_ROOT)).to_json()))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env=sandbox.worker_environment(dict(os.environ)))
@@ -249,10 +249,10 @@ def test_a_step_run_ahead_that_ends_its_worker_is_served_on_by_fresh_ones(grader
     both ends (the thread from the last, the session from the first); each `quadrant_probabilities`
     ends the worker that makes it. Every call of it is an error naming the exit, every other test
     of the step passes, served after the crash by fresh workers as when nothing runs ahead."""
-    from grader.runner import grader as grading
+    from grader.judge import ahead
 
-    started, real = [], grading.AheadWorker
-    monkeypatch.setattr(grading, "AheadWorker",
+    started, real = [], ahead.AheadWorker
+    monkeypatch.setattr(ahead, "AheadWorker",
                         lambda *args, **kwargs: started.append(real(*args, **kwargs)) or started[-1])
     folder = submission(tmp_path, "ahead", "07_head", "08_occlusion")
     occlusion_file = paths.step_file(folder, "08_occlusion")

@@ -124,7 +124,7 @@ def test_fixtures_hold_the_given_photographs_as_the_checkpoint_sees_them(built, 
 
 
 def _app():
-    from grader.cli import app
+    from grader.cli.app import app
 
     return app
 

@@ -14,9 +14,10 @@ import pytest
 import torch
 
 from grader import paths
-from grader.runner import intact, sandbox
-from grader.runner.portable import Spawned
-from grader.runner.remote import ZygoteRunner
+from grader.launch import sandbox
+from grader.launch.portable import Spawned
+from grader.launch.zygote_runner import ZygoteRunner
+from grader.worker import intact
 
 
 @pytest.fixture(autouse=True)
@@ -65,7 +66,7 @@ def test_a_patched_method_of_a_torch_class_is_seen():
 
 
 def test_a_function_s_code_or_defaults_and_a_deleted_attribute_are_seen_an_equal_scalar_is_not():
-    from grader.runner import protocol
+    from grader.launch import protocol
 
     before = intact.snapshot()
     function, code, defaults = protocol.send, protocol.send.__code__, protocol.send.__defaults__
@@ -79,9 +80,9 @@ def test_a_function_s_code_or_defaults_and_a_deleted_attribute_are_seen_an_equal
     finally:
         function.__code__, function.__defaults__ = code, defaults
         protocol.MAX_HEADER = limit
-        protocol.receive = before.namespaces["grader.runner.protocol"].by_key()["receive"][0]
-    assert found.count("grader.runner.protocol.send") == 1  # once, however many of its parts changed
-    assert "grader.runner.protocol.receive" in found
+        protocol.receive = before.namespaces["grader.launch.protocol"].by_key()["receive"][0]
+    assert found.count("grader.launch.protocol.send") == 1  # once, however many of its parts changed
+    assert "grader.launch.protocol.receive" in found
     assert not [name for name in found if "MAX_HEADER" in name]
     assert intact.differences(before) == []
 

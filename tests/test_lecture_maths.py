@@ -117,7 +117,7 @@ def test_lecture_vit_gives_the_checkpoints_logits():
 
     from grader.checkpoint import load_checkpoint
     from grader.paths import STANDIN
-    from grader.runner.vit import CheckpointViT
+    from grader.worker.vit import CheckpointViT
 
     images = torch.randn(2, 3, 224, 224, generator=torch.Generator().manual_seed(3))
     expected = CheckpointViT(load_file(STANDIN))(images)
@@ -151,7 +151,7 @@ def test_a_run_reusing_the_correct_one_computes_what_a_fresh_run_does(edit):
 
 def test_lecture_maths_stays_out_of_the_workers_view_and_the_release():
     from grader.cli.release import _ships
-    from grader.runner.view import grader_files
+    from grader.launch.view import grader_files
 
     assert str(Path(maths.__file__).absolute()) not in grader_files()  # imported here, still hidden
     assert not _ships(Path("lecture_maths.py"))

@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 from grader import paths
-from grader.runner.portable import KEEPER, Spawned, _describe_exit, _job_structure
+from grader.launch.portable import KEEPER, Spawned, _describe_exit, _job_structure
 from grader.steps import STEP_IDS
 
 SIMULATION = Path(__file__).resolve().parent / "portable"

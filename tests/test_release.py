@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.steps import STEP_IDS
 from together import run_together
 
@@ -144,7 +144,7 @@ def test_no_solution_body_appears_in_the_release(release):
     assert len(bodies) >= sum(1 for _ in paths.SOLUTIONS.glob("*.py")) * 2
     texts = {p.relative_to(release).as_posix(): text for p in _files(release)
              if (text := _searchable(p)) is not None}
-    assert "README.md" in texts and "grader/runner/grader.py" in texts
+    assert "README.md" in texts and "grader/judge/grading.py" in texts
     leaks = [f"{name} in {file}" for name, body in bodies.items()
              for file, text in texts.items() if body in text]
     assert not leaks, leaks

@@ -10,8 +10,8 @@ import pytest
 
 import grader.cli
 from grader import paths
-from grader.runner import runners
-from grader.runner.remote import ZygoteRunner
+from grader.launch import runners
+from grader.launch.zygote_runner import ZygoteRunner
 
 
 class FakeRunner:
@@ -30,8 +30,7 @@ class FakeRunner:
 @pytest.fixture
 def fake_runners(monkeypatch):
     FakeRunner.started = []
-    monkeypatch.setattr(runners, "_new_runner", FakeRunner)
-    monkeypatch.setattr(runners, "_AHEAD", [])
+    monkeypatch.setattr(runners, "new_runner", FakeRunner)
     return FakeRunner.started
 
 
@@ -52,37 +51,46 @@ def fake_runners(monkeypatch):
     (["vitgrade"], False),
 ])
 def test_the_command_line_starts_the_runner_early_only_for_a_check_or_a_grade(fake_runners, argv, early):
-    grader.cli._start_runner_early(argv)
+    started = grader.cli.early_runner(argv)
+    if started is not None:
+        started.close()
     assert len(fake_runners) == (1 if early else 0)
 
 
+def test_a_pool_of_portable_runners_starts_none_early(fake_runners, monkeypatch):
+    """The portable runner has no copies: each judge of a pool starts its own."""
+    monkeypatch.setenv("VITGRADE_RUNNER", "portable")
+    assert runners.EarlyRunner.for_jobs(1).take() is fake_runners[0]
+    runners.EarlyRunner.for_jobs(2).close()
+    assert len(fake_runners) == 1
+
+
 def test_the_grader_takes_the_runner_started_early_and_no_other(fake_runners):
-    runners.start_ahead()
-    with runners.started_ahead():
-        taken = runners.start_runner()
+    with runners.EarlyRunner.for_jobs(1) as early:
+        taken = early.take()
     assert fake_runners == [taken] and not taken.closed  # the grader that took it ends it
 
 
-def test_a_runner_no_grader_took_is_ended_with_the_block_or_at_exit(fake_runners):
-    with runners.started_ahead():
+def test_a_runner_nobody_took_is_ended_with_the_block(fake_runners):
+    with runners.EarlyRunner.for_jobs(1):
         pass  # a usage error after the runner started: nothing graded
-    runners.start_ahead()
-    runners._end_ahead()  # registered with atexit: the process ends without reaching a block
-    assert len(fake_runners) == 2 and all(r.closed for r in fake_runners)
+    assert len(fake_runners) == 1 and fake_runners[0].closed
 
 
-def test_a_pool_of_judges_ends_a_runner_started_early(fake_runners):
-    runners.start_ahead()
-    with runners.started_ahead(start=False):
-        assert runners._AHEAD == []
-    assert fake_runners[0].closed
+def test_the_command_line_ends_the_runner_a_command_never_took(fake_runners, monkeypatch):
+    """A usage error ends the command before it runs: the runner started for it ends with it."""
+    monkeypatch.setattr(sys, "argv", ["vitgrade", "grade", "--no-such-option"])
+    with pytest.raises(SystemExit) as ended:
+        grader.cli.main()
+    assert ended.value.code == 2
+    assert len(fake_runners) == 1 and fake_runners[0].closed
 
 
 def test_a_pool_ends_a_runner_it_cannot_share_and_its_judges_start_their_own(fake_runners):
-    """The portable runner has no copies: the one started ahead would only wait beside the judges."""
-    with runners.started_ahead():
-        assert runners.share_ahead(2) is None
-        assert runners._AHEAD == [] and fake_runners[0].closed
+    """The portable runner has no copies: the one started early would only wait beside the judges."""
+    with runners.EarlyRunner.for_jobs(1) as early:
+        assert early.share(2) is None
+        assert fake_runners[0].closed
 
 
 def _parent(pid: int) -> int:
@@ -133,7 +141,7 @@ def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
     """A CPU without AVX, simulated for the judge (docs/numerics.md), is simulated in the workers
     too; a CI token stays with the judge."""
     from grader.headroom import KERNELS
-    from grader.runner.sandbox import worker_environment
+    from grader.launch.sandbox import worker_environment
 
     settings = KERNELS["no AVX (SSE4.2)"]
     env = worker_environment({**settings, "GITHUB_TOKEN": "ghp_secret", "PATH": "/usr/bin"})
@@ -144,7 +152,7 @@ def test_workers_get_the_cpu_kernel_settings_and_no_secrets():
 def test_a_command_that_runs_the_vit_itself_keeps_all_freed_memory(monkeypatch):
     """At run time through glibc's mallopt: the workers' values, and no mmap at all; another C library
     (macOS, Windows, musl) is left as it is."""
-    from grader.runner import sandbox
+    from grader.launch import sandbox
 
     calls: list[tuple[int, int]] = []
     monkeypatch.setattr(sandbox, "_libc_function", lambda name: lambda *args: calls.append(args) or 1)
@@ -174,14 +182,14 @@ def test_an_in_place_change_to_checkpoint_parameters_is_found_and_reaches_no_lat
 
     import torch
 
-    from grader.runner import worker
+    from grader.worker import serving
 
-    context = worker.Context(str(paths.STANDIN))
+    context = serving.Context(str(paths.STANDIN))
     original = context.params().blocks[11].W_qkv.clone()
     student = ModuleType("student")
     student.edit = lambda value: qkv_weight(value).mul_(1.5)
     student.read = qkv_weight
-    edited, _ = worker._call(student, {"fn": "edit", "args": [spec]}, {}, context, ())
-    read, out = worker._call(student, {"fn": "read", "args": [spec]}, {}, context, ())
+    edited, _ = serving._call(student, {"fn": "edit", "args": [spec]}, {}, context, ())
+    read, out = serving._call(student, {"fn": "read", "args": [spec]}, {}, context, ())
     assert edited["ok"] and edited["modified"] == [0]
     assert read["ok"] and read["modified"] == [] and torch.equal(torch.from_numpy(out["r"]), original)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from grader import paths
-from grader.runner import sandbox
+from grader.launch import sandbox
 from grader.steps import STEP_IDS
 from together import Finished, run_together
 
@@ -34,7 +34,7 @@ def root_with_setpriv() -> None:
 
 def probed(command_prefix: list[str], python: str = sys.executable, env: dict | None = None) -> sandbox.Plan:
     """The probe's findings for a process started with `command_prefix` (as the zygote would)."""
-    code = ("import json; from grader.runner import sandbox, view; from grader.paths import KIT_ROOT; "
+    code = ("import json; from grader.launch import sandbox, view; from grader.paths import KIT_ROOT; "
             "print(json.dumps(sandbox.probe(view.base_view(KIT_ROOT)).to_json()))")
     run = subprocess.run([*command_prefix, python, "-c", code], capture_output=True, text=True, timeout=60,
                          env=env or sandbox.worker_environment(dict(os.environ)), cwd="/")
@@ -51,9 +51,9 @@ import json, shutil, sys
 from dataclasses import replace
 from pathlib import Path
 from grader import paths
+from grader.judge.grading import Grader, GradeOptions
 from grader.reports.gradescope import to_gradescope
 from grader.reports.junit import to_junit
-from grader.runner.grader import Grader, GradeOptions
 from grader.steps import get_step
 
 grader = Grader(GradeOptions())
@@ -256,7 +256,7 @@ DOCKER = [*WITH_ALL_UIDS, *NO_SYS_ADMIN]
 DOCKER_SCRIPT = """
 import json, sys
 from pathlib import Path
-from grader.runner.grader import Grader, GradeOptions
+from grader.judge.grading import Grader, GradeOptions
 from grader.steps import get_step
 
 grader = Grader(GradeOptions(hidden=False))
@@ -354,7 +354,7 @@ def test_the_view_holds_the_innermost_path_entry_of_each_loaded_module_and_never
     far more than Python); an entry that holds the kit itself is never listed."""
     import types
 
-    from grader.runner import view
+    from grader.launch import view
 
     outer = tmp_path / "outer"
     inner = outer / "inner"
@@ -373,7 +373,7 @@ def test_a_module_with_a_relative_file_name_brings_no_folder_into_the_view(tmp_p
     /tmp put the host's /tmp into the view, writable, and emptied it after every step."""
     import types
 
-    from grader.runner import view
+    from grader.launch import view
 
     module = types.ModuleType("vitgrade_relative_probe")
     module.__file__ = "_ops.py"  # as torch.ops and torch.classes give it
@@ -422,8 +422,8 @@ def normalize(pixels):
 LEVEL_SCRIPT = """
 import json, sys
 from pathlib import Path
+from grader.judge.grading import Grader, GradeOptions
 from grader.reports.gradescope import instructors_log, to_gradescope
-from grader.runner.grader import Grader, GradeOptions
 
 grader = Grader(GradeOptions(hidden=True))
 try:

@@ -177,7 +177,7 @@ def test_the_search_names_the_one_edit_that_gives_a_wrong_answer(step, name, wro
 
 def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_named():
     """Model-taking functions rerun with the cases' cheap probe model (never the ViT)."""
-    from grader.runner.probe import ProbeModel
+    from grader.worker.probe_model import ProbeModel
 
     case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 38")
     model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
@@ -206,7 +206,7 @@ def _covered(image, squares):
 def test_quadrants_of_the_wrong_size_are_named_by_the_side_they_have():
     """Quadrants a quarter of the image's side (56-pixel squares at 56-pixel offsets), as a student
     who divides by 4 for "a quarter" computes them: named by the side of the covers."""
-    from grader.runner.probe import ProbeModel
+    from grader.worker.probe_model import ProbeModel
 
     case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 38")
     model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))

@@ -17,8 +17,8 @@ import pytest
 from grader import paths
 from grader.cli.release import release_files
 from grader.expected.store import load_manifest
+from grader.launch import sandbox, view
 from grader.platforms.gradescope import RUN_AUTOGRADER
-from grader.runner import sandbox, view
 from grader.secret_files import SECRET_FILES, compiled_copies, is_secret, secret_paths
 
 
@@ -28,7 +28,7 @@ def test_the_list_holds_the_answers_and_what_records_the_hidden_inputs():
                            "grader/expected/build.py", "tests/mutants/catalogue.py", ".git/config"):
         assert is_secret(answer_bearing), answer_bearing
     for needed in ("grader/expected/store.py", "fixtures/checkpoint/standin.safetensors", ".gitignore",
-                   "fixtures/visible/01_flatten.safetensors", "grader/runner/worker.py", "testsuite.py"):
+                   "fixtures/visible/01_flatten.safetensors", "grader/worker/serving.py", "testsuite.py"):
         assert not is_secret(needed), needed
 
 
@@ -93,7 +93,7 @@ def test_run_autograder_closes_every_secret_and_its_compiled_copies_to_all_but_t
 
 
 def _probed(switches: str) -> sandbox.Plan:
-    code = ("import json; from grader.runner import sandbox, view; from grader.paths import KIT_ROOT; "
+    code = ("import json; from grader.launch import sandbox, view; from grader.paths import KIT_ROOT; "
             "print(json.dumps(sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), "
             "view.secrets(KIT_ROOT)).to_json()))")
     env = {**sandbox.worker_environment(dict(os.environ)), "VITGRADE_SANDBOX": switches}

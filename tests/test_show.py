@@ -17,7 +17,7 @@ from typer.testing import CliRunner, Result
 
 from grader import pictures
 from grader.checkpoint import load_checkpoint
-from grader.cli import app
+from grader.cli.app import app
 from grader.paths import EXERCISES, SOLUTIONS
 from grader.photos import SAMPLE, SECOND, load_image
 from grader.student import load_step_file

@@ -7,8 +7,9 @@ import importlib
 import pytest
 import torch
 
-from grader.runner import scan, watch
+from grader.judge import scan
 from grader.steps import KIT_IMPORTS, STEP_IDS, STEPS, forbidden, get_step
+from grader.worker import instruments
 
 # Import forms a step file may write, and whether the kit allows them.
 KIT_IMPORT_FORMS = [
@@ -21,8 +22,8 @@ KIT_IMPORT_FORMS = [
     ("from grader.params import ViTParams", "grader.params", ("ViTParams",), True),
     ("from grader.student import earlier_step", "grader.student", ("earlier_step",), True),
     ("import grader.mistakes.catalogue", "grader.mistakes.catalogue", (), False),
-    ("from grader import runner", "grader", ("runner",), False),
-    ("from grader.runner.vit import CheckpointViT", "grader.runner.vit", ("CheckpointViT",), False),
+    ("from grader import judge", "grader", ("judge",), False),
+    ("from grader.worker.vit import CheckpointViT", "grader.worker.vit", ("CheckpointViT",), False),
 ]
 
 
@@ -59,4 +60,4 @@ def test_the_scan_and_the_import_watch_agree_on_kit_imports(source, module, name
     step = get_step("06_block")
     assert step.kit_imports == KIT_IMPORTS
     assert (scan.findings(source, step.id) == []) is allowed
-    assert (watch._borrowed(step, module, names) == []) is allowed
+    assert (instruments._borrowed(step, module, names) == []) is allowed

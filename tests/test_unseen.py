@@ -16,7 +16,7 @@ import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
-from grader.cli import app
+from grader.cli.app import app
 from grader.paths import SOLUTIONS, step_file
 from grader.reports import render, to_json
 from grader.results import StepResult
@@ -192,7 +192,7 @@ def test_a_print_shows_under_its_test_and_stays_out_of_json(grader, printing_fol
 def test_a_call_s_printing_is_kept_bounded_counted_and_the_streams_restored():
     import sys
 
-    from grader.runner.worker import CALL_PRINTING_KEPT_CHARACTERS as KEPT, captured_output
+    from grader.worker.serving import CALL_PRINTING_KEPT_CHARACTERS as KEPT, captured_output
 
     streams = (sys.stdout, sys.stderr)
     with captured_output() as printed:

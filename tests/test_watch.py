@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 from grader.recheck import WAITING
 
 _WAIT = 180.0  # seconds for one report: the first one starts the workers' zygote, on a loaded machine

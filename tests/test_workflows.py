@@ -19,7 +19,7 @@ import yaml
 from typer.testing import CliRunner
 
 from grader import paths
-from grader.cli import app
+from grader.cli.app import app
 
 TEMPLATES = paths.KIT_ROOT / "templates"
 STUDENT = TEMPLATES / "student-check.yml"

@@ -1,14 +1,14 @@
-"""The `vitgrade` command line. Each command lives in its own module; this file only wires them.
-
-Command modules import torch, timm and the grader's heavy parts inside their functions, so that
-`vitgrade --help` and `vitgrade check` start fast.
+"""The `vitgrade` command line (`main`): it starts what the command will wait for, then runs the
+command through the typer app (`grader.cli.app`), where each command lives in its own module.
 """
 from __future__ import annotations
 
-import importlib
-import inspect
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from grader.launch.runners import EarlyRunner
 
 # The judge's numpy works beside the workers (comparisons, the diagnosis's search over edits): the
 # threads of OpenBLAS would only fight them for the cores; a search of vit_forward took 4.7 CPU-s
@@ -26,117 +26,19 @@ def _jobs(argv: list[str]) -> str:
     return "1"
 
 
-def _in_a_judge() -> bool:
-    """Whether this is a judge of a pool, importing the command line as multiprocessing prepares
-    it (with the grading command's argv): its runner comes from the pool, not from here."""
-    multiprocessing = sys.modules.get("multiprocessing")  # a command has not imported it yet
-    # Named before it is started: prepare() names the process as it imports the main module.
-    return multiprocessing is not None and multiprocessing.current_process().name != "MainProcess"
-
-
-def _start_runner_early(argv: list[str]) -> None:
-    """`check` and `grade` wait above all for their worker's torch import: start it before this
-    module imports typer, rich and every command (about 0.2 s), rather than when the command runs.
-    Not for `--help`, nor for a pool of portable runners (`--jobs N` where the zygote cannot run:
-    each judge starts its own; a pool's judges share the zygote); a command that stops before
-    grading (a usage error) ends it as the process exits."""
-    if len(argv) < 2 or argv[1] not in ("check", "grade") or {"--help", "-h"} & set(argv) or _in_a_judge():
-        return
-    from grader.runner.runners import start_ahead, worth_starting_ahead
-
+def early_runner(argv: list[str]) -> EarlyRunner | None:
+    """The runner that `check` and `grade` will wait for above all (its torch import), started
+    before typer, rich and every command are imported (about 0.2 s), rather than when the command
+    runs; None for any other command, for `--help`, and where --jobs is no number (typer says so).
+    A pool of portable runners starts none here: each of its judges starts its own."""
+    if len(argv) < 2 or argv[1] not in ("check", "grade") or {"--help", "-h"} & set(argv):
+        return None
     jobs = _jobs(argv)
-    if jobs.isdigit() and worth_starting_ahead(int(jobs)):
-        start_ahead()
+    if not jobs.isdigit():
+        return None
+    from grader.launch.runners import EarlyRunner
 
-
-# Only as the command itself (`vitgrade`, `python -m grader.cli`, where argv[0] is "-m" while the
-# package loads), never where another program imports this module.
-if os.path.splitext(os.path.basename(sys.argv[0]))[0] in ("vitgrade", "-m", "__main__"):
-    _start_runner_early(sys.argv)
-
-import typer  # noqa: E402 - after the variable numpy reads as it loads
-
-_STUDENT_HELP = ("Auto-graded exercises for the Vision Transformer lecture (vision1.pdf).\n\n"
-                 "Students: `vitgrade check 01_flatten` after editing exercises/01_flatten.py; "
-                 "`vitgrade list` for progress.")
-_INSTRUCTOR_HELP = (" Instructors: `vitgrade validate`, `vitgrade fixtures build`, `vitgrade release OUT`. "
-                    "CI: `vitgrade grade SUBMISSION --format json|junit|gradescope`. "
-                    "Repositories: `vitgrade fetch ROSTER --into CLASS`, then `vitgrade grade CLASS --csv F`. "
-                    "A class on Gradescope: `vitgrade autograder gradescope`.")
-
-app = typer.Typer(
-    name="vitgrade",
-    help=_STUDENT_HELP,
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-)
-
-@app.callback()
-def _root() -> None:
-    """Keeps `vitgrade COMMAND` a group even where a release ships a single command."""
-
-
-STUDENT, INSTRUCTOR = "student", "instructor"
-# (command name, "module:function", who uses it). A module that is absent is skipped: the student
-# release (`vitgrade release`) leaves out every instructor command's module.
-COMMANDS = [
-    ("list", "grader.cli.list_steps:list_steps", STUDENT),
-    ("check", "grader.cli.check:check", STUDENT),
-    ("grade", "grader.cli.grade:grade", INSTRUCTOR),
-    ("fetch", "grader.cli.fetch:fetch", INSTRUCTOR),
-    ("gradebook", "grader.cli.gradebook:gradebook", INSTRUCTOR),
-    ("validate", "grader.cli.validate:validate", INSTRUCTOR),
-    ("predict", "grader.cli.predict:predict", STUDENT),
-    ("release", "grader.cli.release:release", INSTRUCTOR),
-    ("bench", "grader.cli.bench:bench", INSTRUCTOR),
-]
-# (group name, "module:typer app", who uses it)
-GROUPS = [
-    ("fixtures", "grader.cli.fixtures:app", INSTRUCTOR),
-    ("show", "grader.cli.show:app", STUDENT),
-    ("autograder", "grader.cli.autograder:app", INSTRUCTOR),
-]
-
-
-def _load(target: str):
-    module_name, attr = target.split(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as error:
-        if error.name == module_name:
-            return None
-        raise
-    return getattr(module, attr)
-
-
-def flowing_help(doc: str) -> str:
-    """A command's docstring as help that the terminal wraps: each paragraph's source lines joined
-    (typer keeps them, so a line longer than the terminal broke in two, ragged), lists kept."""
-    paragraphs = inspect.cleandoc(doc).split("\n\n")
-    return "\n\n".join(paragraph if any(line.lstrip().startswith(("- ", "* ")) for line in paragraph.splitlines())
-                       else " ".join(paragraph.split()) for paragraph in paragraphs)
-
-
-def _help_that_flows(group: typer.Typer) -> None:
-    for command in group.registered_commands:
-        if command.help is None and command.callback is not None and command.callback.__doc__:
-            command.help = flowing_help(command.callback.__doc__)
-
-
-_instructor_commands = 0
-for _name, _target, _audience in COMMANDS:
-    if (_function := _load(_target)) is not None:
-        app.command(_name)(_function)
-        _instructor_commands += _audience == INSTRUCTOR
-for _name, _target, _audience in GROUPS:
-    if (_group := _load(_target)) is not None:
-        _help_that_flows(_group)
-        app.add_typer(_group, name=_name)
-        _instructor_commands += _audience == INSTRUCTOR
-_help_that_flows(app)
-if _instructor_commands:  # the kit, not the student release: say what instructors and CI run
-    app.info.help = _STUDENT_HELP + _INSTRUCTOR_HELP
+    return EarlyRunner.for_jobs(int(jobs))
 
 
 def _encodable_output() -> None:
@@ -148,5 +50,15 @@ def _encodable_output() -> None:
 
 
 def main() -> None:
+    """`vitgrade` (and `python -m grader.cli`): the command's runner is started first, handed to the
+    command (typer's context object), and ended with the command if the command never took it (a
+    usage error, say)."""
     _encodable_output()
-    app()
+    early = early_runner(sys.argv)
+    try:
+        from grader.cli.app import app
+
+        app(obj=early)
+    finally:
+        if early is not None:
+            early.close()

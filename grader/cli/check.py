@@ -3,7 +3,7 @@ again on every save (`--watch`)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
 import typer
 
@@ -15,9 +15,13 @@ from grader.results import SubmissionResult
 from grader.signals import STOPPED_EXIT
 from grader.steps import DEFAULT_TIMEOUT
 
+if TYPE_CHECKING:
+    from grader.launch.runners import EarlyRunner
+
 
 
 def check(
+    context: typer.Context,
     steps: Annotated[list[str] | None, typer.Argument(
         metavar="STEP", help="Step ids such as 05_attention (or 5, or attention). Default: all.")] = None,
     all_steps: Annotated[bool, typer.Option("--all", help="Check every step.")] = False,
@@ -41,26 +45,26 @@ def check(
 
     Exit status: 0 all checked steps pass, 1 something fails, 2 usage or fixture error.
     """
-    from grader.runner.runners import started_ahead
+    from grader.launch.runners import EarlyRunner
 
     chosen = resolve_steps(steps, all_steps)
     folder = resolve_folder(submission, solutions)
     if watch and (format != "rich" or output is not None):
         fail("--watch prints the readable report to the terminal: leave out --format and --output")
-    with started_ahead():
-        code = _watch_and_check(folder, chosen, timeout, show_output) if watch else \
-            _check(folder, chosen, format, output, timeout, show_output)
+    with EarlyRunner.given(context.obj) as early:  # the one the command line started, else one now
+        code = _watch_and_check(folder, chosen, timeout, show_output, early) if watch else \
+            _check(folder, chosen, format, output, timeout, show_output, early)
     raise typer.Exit(code)
 
 
 def _check(folder: Path, chosen: tuple[str, ...], format: str, output: Path | None, timeout: float,
-           show_output: bool) -> int:
+           show_output: bool, early: EarlyRunner) -> int:
     """Check once and write the report; returns the exit status."""
     from grader.cli.common import report_console
     from grader.reports import render, to_json, to_junit
 
     graded = GradedFiles.of(folder, chosen)
-    results = run_grader([folder], chosen, hidden=False, timeout=timeout)
+    results = run_grader([folder], chosen, hidden=False, timeout=timeout, early=early)
     if results and results[0].stale_fingerprints:
         from grader.cli.common import err
 
@@ -80,20 +84,22 @@ def _check(folder: Path, chosen: tuple[str, ...], format: str, output: Path | No
     return exit_code(results)
 
 
-def _watch_and_check(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool) -> int:
-    last = _watch(folder, chosen, timeout, show_output)
+def _watch_and_check(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool,
+                     early: EarlyRunner) -> int:
+    last = _watch(folder, chosen, timeout, show_output, early)
     return exit_code([last]) if last is not None else STOPPED_EXIT["SIGINT"]  # Ctrl-C before the first result
 
 
-def _watch(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool) -> SubmissionResult | None:
+def _watch(folder: Path, chosen: tuple[str, ...], timeout: float, show_output: bool,
+           early: EarlyRunner) -> SubmissionResult | None:
     """Check on every save with one grader kept warm; its workers end with it, also on Ctrl-C."""
     from grader.cli.common import report_console
     from grader.expected.store import FixtureError
     from grader.recheck import recheck_on_save
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
     options = GradeOptions(hidden=False, timeout=timeout, steps=chosen)
     try:
-        return recheck_on_save(options, folder, chosen, report_console, show_output=show_output)
+        return recheck_on_save(options, folder, chosen, report_console, show_output=show_output, early=early)
     except FixtureError as error:
         fail(str(error))

@@ -42,7 +42,7 @@ def build(
     from grader.checkpoint import CheckpointError
     from grader.expected.build import build as build_fixtures
     from grader.photos import PhotoError, fixture_photo
-    from grader.runner.sandbox import keep_freed_memory
+    from grader.launch.sandbox import keep_freed_memory
     from grader.steps import STEP_IDS
 
     try:  # a bad photograph is refused before the checkpoint is loaded

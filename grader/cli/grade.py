@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from grader.platforms.classes import ClassRun
 
 def grade(
+    context: typer.Context,
     submissions: Annotated[list[Path] | None, typer.Argument(
         metavar="SUBMISSION", help="Folders of step files, or folders of such folders (a class: every "
         "folder in it gets a row, one without step files 0 and the reason).")] = None,
@@ -59,7 +60,7 @@ def grade(
     from grader.cli.grading import resolve_steps
     from grader.expected.store import FixtureError
     from grader.platforms.classes import ClassError, expand_submissions, grade_class
-    from grader.runner.runners import started_ahead, worth_starting_ahead
+    from grader.launch.runners import EarlyRunner
 
     _check_numbers(jobs, timeout)
     chosen = resolve_steps([step for given in steps or [] for step in given.split(",") if step.strip()])
@@ -76,10 +77,10 @@ def grade(
     if resume and kept is None:
         fail("--resume reads the kept results: give the --csv or --results of the run to resume")
     with ExitStack() as after_grading:
-        with started_ahead(worth_starting_ahead(jobs)):
+        with EarlyRunner.given(context.obj, jobs) as early:  # the one the command line started, else one now
             try:
                 run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
-                                  resume=resume, progress=progress)
+                                  resume=resume, progress=progress, early=early)
             except (ClassError, FixtureError) as error:
                 fail(str(error))
             late = after_grading.enter_context(_reports_finished_first())  # before the runner's end

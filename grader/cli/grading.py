@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from grader import paths
 from grader.cli.common import EXIT_FAILED, EXIT_OK, fail, interactive, out, progress
 from grader.results import SubmissionResult
 from grader.steps import STEP_IDS, UnknownStep, get_step
 from grader.submissions import grade_in_turn
+
+if TYPE_CHECKING:
+    from grader.launch.runners import EarlyRunner
 
 
 def resolve_steps(step_ids: Iterable[str] | None, all_steps: bool = False) -> tuple[str, ...]:
@@ -33,15 +37,17 @@ def resolve_folder(submission: Path | None, solutions: bool, default: Path = pat
 
 
 def run_grader(submissions: list[Path], steps: tuple[str, ...], *, hidden: bool, timeout: float,
-               references: bool = True) -> list[SubmissionResult]:
-    """Grade each submission, one after the other, with one grader."""
+               references: bool = True, early: EarlyRunner | None = None) -> list[SubmissionResult]:
+    """Grade each submission, one after the other, with one grader (on the runner the command
+    started `early`, if it did)."""
     from grader.expected.store import FixtureError
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=references, timeout=timeout, steps=steps)
     try:
         results: list[SubmissionResult] = []
-        grade_in_turn(list(enumerate(submissions)), options, lambda _, result: results.append(result), progress)
+        grade_in_turn(list(enumerate(submissions)), options, lambda _, result: results.append(result), progress,
+                      early)
         return results
     except FixtureError as error:
         fail(str(error))

@@ -25,7 +25,7 @@ from grader.secret_files import is_secret, secrets_inside
 
 def _instructor_modules() -> tuple[str, ...]:
     """`cli/grade.py` and the like: the modules of every command students do not use."""
-    from grader.cli import COMMANDS, GROUPS, INSTRUCTOR
+    from grader.cli.commands import COMMANDS, GROUPS, INSTRUCTOR
 
     modules = [target.split(":")[0] for _, target, audience in COMMANDS + GROUPS if audience == INSTRUCTOR]
     return tuple(module.removeprefix("grader.").replace(".", "/") + ".py" for module in modules)
@@ -223,7 +223,7 @@ def student_readme(manifest: dict) -> str:
     """The release's README.md, from templates/student-README.md: setup, checking a step, reading the
     messages, how grading works. Its format fields: the step table, the limits, the sample photograph
     and the checkpoint as the manifest names them, and a note when the checkpoint is the stand-in."""
-    from grader.runner.remote import DEFAULT_MEMORY
+    from grader.launch.step_worker import DEFAULT_MEMORY
     from grader.steps import DEFAULT_TIMEOUT
     from grader.steps import STEPS
 

@@ -105,7 +105,7 @@ def occlusion(
     pixels, image, ck = _inputs(photo, checkpoint)
 
     from grader.pictures import largest_drop, occlusion_picture, percent, points
-    from grader.runner.sandbox import keep_freed_memory
+    from grader.launch.sandbox import keep_freed_memory
 
     keep_freed_memory()  # 202 forwards here: each activation reuses freed memory, as in a worker
     with progress("running the ViT", 1 + 4 + PATCHES + 1) as advance:  # top-1, quadrants, map

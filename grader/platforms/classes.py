@@ -23,8 +23,9 @@ from grader.steps import STEP_IDS, get_step
 from grader.submissions import Keep, Progress, grade_in_turn, is_submission, unseen
 
 if TYPE_CHECKING:
+    from grader.launch.runners import EarlyRunner
     from grader.platforms.fetch import Repository
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
 
 class ClassError(Exception):
@@ -134,7 +135,7 @@ def _start_pool_process(options: GradeOptions, shared: bool, lines: list | None,
     import signal
     from multiprocessing.util import Finalize
 
-    from grader.runner.runners import start_ahead
+    from grader.launch import runners
 
     global _POOL_GRADER, _POOL_ERROR
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -142,10 +143,11 @@ def _start_pool_process(options: GradeOptions, shared: bool, lines: list | None,
         os.environ["OMP_NUM_THREADS"] = "1"
         options = replace(options, ahead=False, threads=1)
     # A runner of its own imports torch while the judge imports the hidden suite (0.2 s).
-    start_ahead(None if lines is None else _take_one(lines, taken))
-    from grader.runner.grader import Grader
+    early = runners.EarlyRunner(runners.new_runner() if lines is None else
+                                runners.copy_of_zygote(_take_one(lines, taken)))
+    from grader.judge.grading import Grader
     try:
-        _POOL_GRADER = Grader(options)
+        _POOL_GRADER = Grader(options, early)
     except Exception as error:  # raised with the first submission: the command names it, not a broken pool
         _POOL_ERROR = error
         return
@@ -169,7 +171,7 @@ def _grade_in_pool(item: tuple[int, Path, bool]) -> tuple[int, SubmissionResult]
 
 
 def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep,
-                    progress: Progress) -> None:
+                    progress: Progress, early: EarlyRunner | None) -> None:
     """Submissions shared out over `jobs` judge processes, each result kept as soon as it is graded;
     the judges are ours, so their pickled results are trusted (student code only ever runs in the
     sandboxed workers below them). Stopped, the judges are ended at once and the pool shut down:
@@ -182,13 +184,12 @@ def _grade_parallel(todo: list[tuple[int, Path]], options: GradeOptions, jobs: i
     import os
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    from grader.runner.runners import share_ahead
-
     # Windows has no forkserver, and a Python without os.fork (the simulated one) cannot run it.
     forks = hasattr(os, "fork") and "forkserver" in multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("forkserver" if forks else "spawn")
     judges = min(jobs, len(todo))
-    lines = share_ahead(judges)  # None with the portable runner (and always where no fork)
+    # Copies of the zygote the command started early; None with the portable runner (each judge starts its own)
+    lines = early.share(judges) if early is not None else None
     with progress("grading submissions", len(todo)) as advance:
         pool = ProcessPoolExecutor(max_workers=judges, mp_context=context, initializer=_start_pool_process,
                                    initargs=(options, judges > 1, lines, context.Value("i", 0)))
@@ -257,7 +258,7 @@ class ClassRun:
 
 def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden: bool, timeout: float,
                 jobs: int = 1, kept: Path | None = None, resume: bool = False,
-                progress: Progress = unseen) -> ClassRun:
+                progress: Progress = unseen, early: EarlyRunner | None = None) -> ClassRun:
     """Grade a class, each result written to `kept` as soon as it is graded.
 
     Ctrl-C or SIGTERM stop grading as before, but what was graded stays: the finished results are
@@ -274,12 +275,14 @@ def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden
         resume: Read back each kept result whose submission and grading options are unchanged,
             and grade only the others.
         progress: Where grading shows how far it is.
+        early: The runner the command started early: the grader takes it, or a pool's judges share
+            it (None: they start their own).
 
     Raises:
         FixtureError: the fixtures are missing or do not match their manifest.
         ClassError: the results folder cannot be written.
     """
-    from grader.runner.grader import GradeOptions
+    from grader.judge.grading import GradeOptions
 
     options = GradeOptions(hidden=hidden, references=True, timeout=timeout, steps=steps)
     found: list[SubmissionResult | None] = [None] * len(submissions)
@@ -300,14 +303,14 @@ def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden
         _keep(kept, submissions[index].name, found[index], keys[index])
 
     pooled = len(todo) > 1
-    stopped_by = _grade_until_stopped(todo, options, jobs, keep, pooled, progress)
+    stopped_by = _grade_until_stopped(todo, options, jobs, keep, pooled, progress, early)
     results = [result for result in found if result is not None]
     left = len(found) - len(results)
     return ClassRun(results, graded=len(todo) - left, left=left, stopped_by=stopped_by)
 
 
 def _grade_until_stopped(todo: list[tuple[int, Path]], options: GradeOptions, jobs: int, keep: Keep,
-                         pooled: bool, progress: Progress) -> str:
+                         pooled: bool, progress: Progress, early: EarlyRunner | None) -> str:
     """Grade `todo`; the name of the signal that stopped it, or empty when all were graded.
 
     Pooled, the grading runs in judge processes that ignore Ctrl-C, and this process alone answers
@@ -318,11 +321,11 @@ def _grade_until_stopped(todo: list[tuple[int, Path]], options: GradeOptions, jo
     from concurrent.futures.process import BrokenProcessPool
 
     if not pooled:
-        grade_in_turn(todo, options, keep, progress)
+        grade_in_turn(todo, options, keep, progress, early)
         return ""
     try:
         with _stopped_by_signals():
-            _grade_parallel(todo, options, jobs, keep, progress)
+            _grade_parallel(todo, options, jobs, keep, progress, early)
     except _Stopped as stop:
         return stop.signal_name
     except BrokenProcessPool:

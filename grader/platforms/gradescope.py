@@ -239,7 +239,7 @@ def _graded(folder: Path, step_timeout: float, shown: Shown, deadline: float | N
     from grader.expected.store import FixtureError
     from grader.reports import to_gradescope
     from grader.reports.gradescope import instructors_log
-    from grader.runner.grader import GradeOptions, Grader
+    from grader.judge.grading import GradeOptions, Grader
 
     try:
         grader = Grader(GradeOptions(hidden=True, references=True, timeout=step_timeout))

@@ -12,7 +12,7 @@ from grader.numerics import DEFAULT_TOLERANCE, Tolerance, outside, stated
 from grader.results import Finding
 
 CHANNELS = ("R", "G", "B")
-#: How the worker labels a door past its operator recording that student code opened (runner/watch.py).
+#: How the worker labels a door past its operator recording that student code opened (worker/instruments.py).
 INSTRUMENTS = "reaching into the grader's operator recording"
 
 

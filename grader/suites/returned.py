@@ -1,6 +1,6 @@
 """One call of a student function as the judge sees it: what the worker returned, printed and touched.
 
-Made by the runner from the worker's reply (`grader.runner.remote`), read by the suite.
+Made by the runner from the worker's reply (`grader.launch.step_worker`), read by the suite.
 """
 from __future__ import annotations
 

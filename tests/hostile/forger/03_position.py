@@ -11,7 +11,7 @@ import sys
 import torch
 
 # The worker's own module, taken from sys.modules: an import of it would be reported.
-protocol = sys.modules["grader.runner.protocol"]
+protocol = sys.modules["grader.launch.protocol"]
 
 
 def _judge() -> socket.socket:

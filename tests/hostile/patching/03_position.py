@@ -16,7 +16,7 @@ def _kit_module(name: str) -> types.ModuleType:
     return sys.modules.get(name) or types.ModuleType(name)
 
 
-session = _kit_module("grader.runner.remote")
+session = _kit_module("grader.launch.step_worker")
 feedback = _kit_module("grader.suites.feedback")
 support = _kit_module("grader.suites.support")
 

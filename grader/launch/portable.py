@@ -1,17 +1,17 @@
 """The portable runner: workers started with `subprocess`, for machines where the zygote cannot run.
 
-The zygote (`zygote.py`) needs `os.fork`, `socket.send_fds`, the `resource` module and libc's
-`prctl`, `unshare` and `mount`: Linux only. macOS and Windows (or `VITGRADE_RUNNER=portable`) get
-this runner instead, behind the same interface (`runners.Runner`):
+The zygote (`grader/worker/zygote.py`) needs `os.fork`, `socket.send_fds`, the `resource` module
+and libc's `prctl`, `unshare` and `mount`: Linux only. macOS and Windows (or
+`VITGRADE_RUNNER=portable`) get this runner instead, behind the same interface (`runners.Runner`):
 
     judge ── keeper (`keeper.py`: the worker's parent, so that no student code can signal the judge)
-               └─ worker (`python -m grader.runner.spawned`: imports torch, runs student code)
+               └─ worker (`python -m grader.worker.portable_worker`: imports torch, runs student code)
                     └─ anything the student starts: same process group (POSIX) or Job Object (Windows)
 
 One worker serves a submission's steps in turn, for as long as each step leaves its interpreter
-as it found it (`intact`; without fork no step can start from a clean copy): a step that patched
-torch, left a thread or a child running, crashed or ran out of time hands the next step a fresh
-worker. The next worker always imports torch ahead of time, while the current one works. The
+as it found it (`grader.worker.intact`; without fork no step can start from a clean copy): a step
+that patched torch, left a thread or a child running, crashed or ran out of time hands the next
+step a fresh worker. The next worker always imports torch ahead of time, while the current one works. The
 judge reads the worker's output (each step's share ends at a marker the worker prints) and its
 exit status directly, and at a time limit it ends the worker's whole tree: `killpg` on POSIX, the
 Job Object (else `taskkill /T`) on Windows.
@@ -30,17 +30,15 @@ import time
 from pathlib import Path
 from typing import Any
 
+from grader.launch import protocol, sandbox
+from grader.launch.interpreter import module_arguments
+from grader.launch.step_worker import StepWorker
 from grader.results import SandboxReport
-from grader.runner import protocol, sandbox
-from grader.runner.interpreter import module_arguments
-from grader.runner.remote import StepWorker
-from grader.runner.runners import missing_tools
-from grader.runner.zygote import WORKER_PRINTING_KEPT_BYTES  # the same share of a worker's printing
 
 WINDOWS = sys.platform == "win32"
 #: The worker's parent, never the judge: student code that signals its parent reaches it (see there).
 KEEPER = Path(__file__).resolve().with_name("keeper.py")
-WORKER = tuple(module_arguments("grader.runner.spawned"))
+WORKER = tuple(module_arguments("grader.worker.portable_worker"))
 START_PATIENCE = 120.0  # seconds for a worker's Python to import torch on a slow laptop
 EXIT_PATIENCE = 2.0  # seconds a worker that closed its socket gets to finish exiting by itself
 #: Windows variables Python and torch need beside the sandbox's allow-list: without SYSTEMROOT a
@@ -53,7 +51,10 @@ class PortableRunner:
     """Starts one subprocess worker per submission, the next one always importing torch ahead of
     time (a re-check in a notebook or a watch loop finds it ready)."""
 
-    def __init__(self) -> None:
+    def __init__(self, because: str) -> None:
+        """`because`: why the workers come from this runner (`runners.portable_because`), which its
+        sandbox report names."""
+        self._because = because
         self._env = {**sandbox.worker_environment(dict(os.environ)), **_windows_environment(),
                      "PYTHONIOENCODING": "utf-8",  # what the student prints arrives as UTF-8 everywhere
                      protocol.JUDGE_VARIABLE: str(os.getpid())}  # the worker ends with the judge, not with its keeper
@@ -113,9 +114,7 @@ class PortableRunner:
         """What the workers got here, and what this platform could not give them."""
         gib = f"{memory / 2**30:g} GiB"
         layers = ["own process"]
-        tools = missing_tools()
-        why = f"no {', '.join(tools)}" if tools else "VITGRADE_RUNNER=portable"
-        missing = [f"namespaces and read-only view ({why}; the hidden files stay readable)",
+        missing = [f"namespaces and read-only view ({self._because}; the hidden files stay readable)",
                    "separation from the grader (same user, no PID namespace: the code could signal it)"]
         if WINDOWS:
             layers.append("Job Object (the whole process tree ends at the time limit)")
@@ -255,7 +254,7 @@ class Spawned:
 
     def _keep(self, chunk: bytes) -> None:
         self.output_bytes += len(chunk)
-        self.output_head += chunk[: max(0, WORKER_PRINTING_KEPT_BYTES - len(self.output_head))]
+        self.output_head += chunk[: max(0, protocol.WORKER_PRINTING_KEPT_BYTES - len(self.output_head))]
 
     def begin_step(self, marker: str) -> None:
         """A new step's share of the printing starts; `marker` will end it."""

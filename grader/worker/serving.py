@@ -1,8 +1,9 @@
-"""The worker: the only process that runs student code. It serves calls from the judge.
+"""Serving the judge's calls in a worker, the only kind of process that runs student code.
 
-Runs as the last of three processes forked from the zygote (see `zygote.py`); everything here
-that runs before the student's file is loaded is trusted, everything after is not, and nothing the
-worker returns is believed beyond being data.
+Runs in the last of three processes forked from the zygote (see `zygote.py`), or in the portable
+runner's worker (`portable_worker.py`); everything here that runs before the student's file is
+loaded is trusted, everything after is not, and nothing the worker returns is believed beyond being
+data.
 """
 from __future__ import annotations
 
@@ -25,13 +26,14 @@ from collections.abc import Callable
 
 import numpy as np
 
-from grader.runner import protocol, watch
+from grader.launch import protocol
+from grader.worker import instruments
 
 class CallLog:
     """What the current call touched: earlier steps it used and library calls it should not make."""
 
     def __init__(self) -> None:
-        self.step = ""  # the step being graded: its forbidden operators are recorded (watch.py)
+        self.step = ""  # the step being graded: its forbidden operators are recorded (instruments.py)
         self.used: set[str] = set()
         self.forbidden: set[str] = set()
 
@@ -54,7 +56,7 @@ class _StepRecorder:
 
         def recorded(*args, **kwargs):
             LOG.used.add(step_id)
-            with watch.not_recorded():  # the earlier step's operators are judged in its own step
+            with instruments.not_recorded():  # the earlier step's operators are judged in its own step
                 return value(*args, **kwargs)
 
         return recorded
@@ -139,8 +141,8 @@ def preload() -> None:
     import grader.params  # noqa: F401
     import grader.paths  # noqa: F401
     import grader.photos  # noqa: F401 - the worker's pixel arguments, after the view is entered
-    import grader.runner.probe  # noqa: F401
-    import grader.runner.vit  # noqa: F401 - the occlusion tests' ViT, built after the view is entered
+    import grader.worker.probe_model  # noqa: F401
+    import grader.worker.vit  # noqa: F401 - the occlusion tests' ViT, built after the view is entered
     import grader.steps  # noqa: F401
     import grader.student  # noqa: F401
 
@@ -286,12 +288,12 @@ class Context:
         import torch
 
         if name == "probe":
-            from grader.runner.probe import ProbeModel
+            from grader.worker.probe_model import ProbeModel
 
             return _unrecorded(ProbeModel(torch.from_numpy(weights.copy())))
         if name == "vit":
             if self._vit_model is None:
-                from grader.runner.vit import CheckpointViT
+                from grader.worker.vit import CheckpointViT
 
                 self._vit_model = _unrecorded(CheckpointViT(self.state()))
             return self._vit_model
@@ -445,7 +447,7 @@ def captured_output() -> Any:
 def _unrecorded(model: Callable) -> Callable:
     """The grader's model as the student receives it: its operators are not the student's."""
     def forward(images):
-        with watch.not_recorded():
+        with instruments.not_recorded():
             return model(images)
     return forward
 
@@ -469,7 +471,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
     install_watches(step_id)
     evidence = LOG.forbidden
     try:  # the file's top level is the student's code too: what it runs there is recorded
-        with captured_output() as printed, watch.recording(step_id, evidence):
+        with captured_output() as printed, instruments.recording(step_id, evidence):
             module = load_step_file(student_file)
     except BaseException as error:  # noqa: BLE001 - any failure of the student's import is reported
         protocol.send(sock, {"type": "load_error", "kind": type(error).__name__, "file": student_file.name,
@@ -506,7 +508,7 @@ def note_memory_limit(limit: int) -> None:
     memory_limit = limit
 
 
-_GUARD: list[watch.ImportGuard] = []  # one per process: its hooks cannot be removed, only re-aimed
+_GUARD: list[instruments.ImportGuard] = []  # one per process: its hooks cannot be removed, only re-aimed
 
 
 def prepare_watches() -> None:
@@ -514,8 +516,8 @@ def prepare_watches() -> None:
     process that forks step processes (the zygote): done once there, each fork inherits them
     instead of touching every torch module's namespace again (tens of milliseconds of
     copy-on-write per step, 19 ms in a submission's worker parent)."""
-    watch.watch_library_names()
-    watch.guard_instruments(LOG.forbidden.add)
+    instruments.watch_library_names()
+    instruments.guard_instruments(LOG.forbidden.add)
 
 
 def install_watches(step_id: str) -> None:
@@ -528,7 +530,7 @@ def install_watches(step_id: str) -> None:
     if _GUARD:
         _GUARD[0].step = get_step(step_id)
         return
-    _GUARD.append(watch.ImportGuard(LOG.forbidden, get_step(step_id)))
+    _GUARD.append(instruments.ImportGuard(LOG.forbidden, get_step(step_id)))
     _GUARD[0].install()
 
 
@@ -551,7 +553,7 @@ def _syntax_details(error: BaseException) -> dict[str, Any]:
 
 def _replaced(evidence: set[str]) -> set[str]:
     """The finding when the student's code replaced LOG's record (reaching it through sys.modules)."""
-    return set() if LOG.forbidden is evidence else {watch.ERASED}
+    return set() if LOG.forbidden is evidence else {instruments.ERASED}
 
 
 def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
@@ -565,7 +567,7 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
         kwargs = {k: decode_value(v, arrays, context) for k, v in header.get("kwargs", {}).items()}
         before = [_as_sent(spec, context) or [t.clone() for t in tensors_of(value)]
                   for spec, value in zip(header.get("args", []), args)]
-        with watch.recording(LOG.step, evidence):
+        with instruments.recording(LOG.step, evidence):
             result = function(*args, **kwargs)
         out: dict[str, np.ndarray] = {}
         reply = {"type": "result", "ok": True, "value": encode_value(result, out, "r"),

@@ -1,6 +1,6 @@
 """How the judge starts a process of the kit (the zygote, a portable worker): with this copy of it.
 
-`python -m grader.runner.zygote` imports the `grader` package it finds first, and the current folder
+`python -m grader.worker.zygote` imports the `grader` package it finds first, and the current folder
 comes first: run from inside another checkout of the kit (or a release), with this copy installed
 in a virtual environment, the judge and its workers would run two different copies, which disagree
 on their messages and on which code is the kit's own (the worker's record of its operators trusts

@@ -31,9 +31,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from grader.runner import protocol, sandbox, view
+from grader.launch import protocol, sandbox, view
 
-WORKER_PRINTING_KEPT_BYTES = 16 * 1024  # bytes of the student's printing shown back to them
 PLAN = sandbox.Plan()  # what the probe found this machine allows; set before `ready`
 BASE_VIEW: list[str] = []  # what every worker sees of the file system
 COPIES: set[int] = set()  # this zygote's copies still running (see _clone)
@@ -47,10 +46,10 @@ def main(fd: int) -> None:
     # Before torch: forking a small process is cheap.
     PLAN = sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
     gc.disable()  # until preload() has frozen what it imports (see there)
-    from grader.runner import worker  # imports torch: only now, after the probe's forks
+    from grader.worker import serving  # imports torch: only now, after the probe's forks
 
-    worker.preload()
-    worker.prepare_watches()  # once for every submission, not in each one's worker parent (19 ms)
+    serving.preload()
+    serving.prepare_watches()  # once for every submission, not in each one's worker parent (19 ms)
     BASE_VIEW = view.base_view(KIT_ROOT)
     if PLAN.subreaper:
         sandbox.set_subreaper()
@@ -102,7 +101,7 @@ def _clone(control: socket.socket) -> None:
 
 def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
     context = _warm_context(init["checkpoint"], init.get("warm", []))
-    gc.freeze()  # the model just built, shared like the imports (see worker.preload)
+    gc.freeze()  # the model just built, shared like the imports (see serving.preload)
     ours, theirs = socket.socketpair()
     pid = os.fork()
     if pid == 0:
@@ -116,7 +115,7 @@ def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
     _reap_zombies()
 
 
-CONTEXTS: dict[str, Any] = {}  # checkpoint file -> its worker.Context, built here once
+CONTEXTS: dict[str, Any] = {}  # checkpoint file -> its serving.Context, built here once
 
 
 def _warm_context(checkpoint: str, parts: list[str]) -> Any:
@@ -125,9 +124,9 @@ def _warm_context(checkpoint: str, parts: list[str]) -> Any:
     OpenMP threads that the forked workers do not have, and their first parallel op would hang."""
     import torch
 
-    from grader.runner import worker
+    from grader.worker import serving
 
-    context = CONTEXTS.setdefault(checkpoint, worker.Context(checkpoint))
+    context = CONTEXTS.setdefault(checkpoint, serving.Context(checkpoint))
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
@@ -155,7 +154,7 @@ def _c1(init: dict[str, Any], sock: socket.socket, context: Any) -> None:
 
 def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
     """One submission's warm parent: prepares once, then forks a C3 for each step it is asked for."""
-    from grader.runner import worker
+    from grader.worker import serving
 
     try:
         host_pid = int(os.readlink("/proc/self"))  # still the host's /proc: our pid as the judge sees it
@@ -163,7 +162,7 @@ def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_IGN)
         _die_with_parent()
-        worker.load_references(init["references"])  # before the view hides the solutions' folder
+        serving.load_references(init["references"])  # before the view hides the solutions' folder
         if PLAN.view:
             sandbox.enter_view(view.submission_view(BASE_VIEW, init))
         if PLAN.subreaper and os.getpid() != 1:  # what a step leaves behind comes back to us
@@ -219,7 +218,7 @@ def _run_step(init: dict[str, Any], control: socket.socket, step_sock: socket.so
 
 
 def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> None:
-    from grader.runner import worker
+    from grader.worker import serving
 
     code = 0
     try:
@@ -232,10 +231,10 @@ def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> N
         os.close(output_fd)
         signal.signal(signal.SIGINT, signal.default_int_handler)
         _die_with_parent()
-        worker.drop_references_from(init["step"])  # loaded in C2 for the later steps
-        worker.bind_earlier_steps(init["step"], Path(init["submission"]), init["step_references"])
+        serving.drop_references_from(init["step"])  # loaded in C2 for the later steps
+        serving.bind_earlier_steps(init["step"], Path(init["submission"]), init["step_references"])
         _confine_worker(init)
-        worker.serve(sock, init, context)
+        serving.serve(sock, init, context)
     except MemoryError:
         code = protocol.EXIT_NO_MEMORY
     except BaseException:  # noqa: BLE001 - the exit code tells the judge this was not a clean stop
@@ -320,7 +319,7 @@ def _capture(read_end: int, pid: int) -> tuple[bytes, int, int]:
         if ready:
             chunk = os.read(read_end, 1 << 16)
             total += len(chunk)
-            head += chunk[: max(0, WORKER_PRINTING_KEPT_BYTES - len(head))]
+            head += chunk[: max(0, protocol.WORKER_PRINTING_KEPT_BYTES - len(head))]
         done, status = os.waitpid(pid, os.WNOHANG)
         if done:
             return bytes(head), total, status

@@ -8,7 +8,7 @@ empty tmpfs root); a private /proc; no capabilities; no_new_privs; memory and CP
 subreaper and a parent-death signal, so that nothing outlives grading.
 
 `probe()` tries every layer once, in throwaway processes forked from the zygote; each step's worker
-then gets exactly the layers the probe found working (see `zygote.py` for which process does what).
+then gets exactly the layers the probe found working (see `grader/worker/zygote.py` for which process does what).
 Importing this module is safe on every platform: a libc function or module that is missing (macOS
 has no prctl or unshare, Windows no libc and no `resource`) makes its layer unavailable.
 """
@@ -366,7 +366,7 @@ class Plan:
     unprivileged: bool = False
     """The worker runs as uid NOBODY (root without namespaces, where that user can run Python)."""
     landlock: bool = False
-    """Without the view: Landlock lets the worker open only what the view would hold (runner/view.py)."""
+    """Without the view: Landlock lets the worker open only what the view would hold (launch/view.py)."""
     missing: list[str] = field(default_factory=list)
     """Every layer left out, with the machine's reason."""
 

@@ -16,20 +16,61 @@ middle. Each call is made once, by one of them, and answered in the session's or
 """
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from grader.runner.remote import Deadline, StepWorker, SubmissionWorker, WorkerGone
+from grader.launch.step_worker import Deadline, StepWorker, SubmissionWorker, WorkerGone
 from grader.suites.returned import Returned
+
+if TYPE_CHECKING:
+    from grader.judge.suite_session import StepProcess, StepRun
+    from grader.launch.runners import Runner
 
 #: (function, args, kwargs, arrays) of one call, in the order the session will make them.
 Call = tuple[str, list, dict, dict[str, np.ndarray]]
+
+
+
+class RunAhead:
+    """One session's step run ahead: its submission worker started now, its calls made in a thread
+    (`AheadWorker`), so that the session finds the first worker it asks for the step already
+    serving; any later one (after a call ended a worker) is the session's own, as for any step.
+    The grader picks the step and ends the running ahead with its session (`end`)."""
+
+    def __init__(self, runner: Runner, submission_init: dict[str, Any], run: StepRun, init: dict[str, Any],
+                 calls: Callable[[list[str]], list[Call]]) -> None:
+        """Start `run`'s step (`init`: what its worker is told) in a submission worker of its own
+        (`submission_init`), whose calls are `calls(functions)`. Its time limit starts when the
+        session gets to it, as any step's: the earlier steps' time (a loop that used up its limit, a
+        busy machine) is not the step's, and a call made ahead that is still running then gets the
+        step's whole limit. Raises what the runner raises when it cannot start a worker."""
+        run.start_clock()
+        run.deadline = math.inf  # the step's limit starts when the session gets to it
+        self._runner = runner
+        self._submission = runner.spawn(submission_init)
+        own = run.spawn
+        assert own is not None, "a planned run has a way to start its worker"
+        ahead = AheadWorker(self._submission, init, calls, lambda: run.deadline, own_worker=own)
+        served: list[bool] = []
+
+        def spawn() -> StepProcess:  # the first worker asked for is the one started ahead
+            if served:
+                return own()
+            served.append(True)
+            return ahead
+        run.spawn = spawn
+
+    def end(self) -> None:
+        """End the step's submission worker and whatever it left behind."""
+        self._submission.close()
+        self._runner.reap()
 
 
 @dataclass

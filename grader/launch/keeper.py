@@ -1,4 +1,4 @@
-"""The portable worker's parent: `python keeper.py [--fd N] -m grader.runner.spawned ...`.
+"""The portable worker's parent: `python keeper.py [--fd N] -m grader.worker.portable_worker ...`.
 
 Without a PID namespace (macOS, Windows, the portable runner anywhere) student code can signal
 its parent process. Were that parent the judge, one `os.kill(os.getppid(), SIGKILL)` in a step
@@ -12,7 +12,7 @@ step gets a fresh worker.
 It ends as the worker ended (the same exit status, or the same signal), so that the judge learns
 how the worker ended as if it were its own child. Run as a script by its path, it imports the
 standard library alone (no torch: it costs a few milliseconds per worker). The worker watches the
-judge itself (`spawned.py`): a judge that dies ends it, and with it this keeper.
+judge itself (`grader/worker/portable_worker.py`): a judge that dies ends it, and with it this keeper.
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""A second line behind the worker's watches (`watch.py`): what a step file's text names.
+"""A second line behind the worker's instruments (`grader/worker/instruments.py`): what a step
+file's text names.
 
 The worker sees what actually runs; this reads the file (never runs it, so the judge can do it) for
 the library functions a step exists to implement, timm, the kit's private modules, and the ways

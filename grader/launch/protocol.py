@@ -17,6 +17,7 @@ MAX_HEADER = 1 << 20  # 1 MiB of JSON
 MAX_PAYLOAD = 1 << 29  # 512 MiB of tensors
 EXIT_BROKEN = 70  # the worker's exit status when serving the judge itself failed (not the student's call)
 EXIT_NO_MEMORY = 71  # ... and when that failure was running out of memory
+WORKER_PRINTING_KEPT_BYTES = 16 * 1024  # bytes of a worker's printing kept (either runner), the rest counted
 JUDGE_VARIABLE = "VITGRADE_JUDGE_PID"  # a portable worker's environment: the judge it ends with
 _LENGTHS = struct.Struct("<QQ")
 

@@ -11,19 +11,45 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, redirect_stderr, redirect_stdout
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import pytest
 
 from grader.expected.store import Case
+from grader.launch.step_worker import WorkerGone
 from grader.results import StepResult, TestResult
-from grader.runner.remote import StepWorker, WorkerGone
 from grader.steps import Step
 from grader.suites.feedback import Feedback
 from grader.suites.returned import Returned
 from grader.suites.support import wire_arguments
 
 SUITE = Path(__file__).resolve().parent.parent / "suites" / "test_steps.py"
+
+
+
+class StepProcess(Protocol):
+    """What the session asks of the process serving a step: the runner's `StepWorker`, or a step
+    run ahead (`grader.judge.ahead.AheadWorker`), which answers as that worker would."""
+
+    @property
+    def functions(self) -> list[str]:
+        """The step's functions the student's file defines, once started."""
+
+    @property
+    def exit_info(self) -> dict[str, Any] | None:
+        """How the process ended, once it has (with what it printed)."""
+
+    def start(self, deadline: float) -> dict[str, Any]:
+        """Wait until the student's file is loaded: its `ready` or `load_error` header."""
+
+    def call(self, fn: str, args: list, kwargs: dict, arrays: dict, deadline: float) -> Returned:
+        """One call of a student function, by the deadline."""
+
+    def close(self, deadline: float) -> dict[str, Any] | None:
+        """Stop, and say how it ended."""
+
+    def kill(self) -> None:
+        """End it and everything it started."""
 
 
 def _nothing_known() -> dict[str, str]:
@@ -42,7 +68,7 @@ class StepRun:
     cases: list[Case]
     limit_seconds: float  # the step's time limit
     label: str = "main"  # what the run is for, in its test ids when not the step's own result
-    spawn: Callable[[], StepWorker] | None = None  # starts this run's worker process
+    spawn: Callable[[], StepProcess] | None = None  # starts this run's worker process
     earlier_statuses: Callable[[], dict[str, str]] = _nothing_known  # read as the run starts
     wanted: Callable[[], bool] = _always  # read as the run starts: False runs nothing
     on_start: Callable[[], None] | None = None
@@ -53,7 +79,7 @@ class StepRun:
     tests: list[TestResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     output_notes: list[str] = field(default_factory=list)  # see StepResult.output_notes
-    worker: StepWorker | None = None
+    worker: StepProcess | None = None
     load_failure: Feedback | None = None
     timed_out: bool = False
     printed: int = 0
@@ -79,7 +105,7 @@ class Student:
     def __init__(self, run: StepRun) -> None:
         self.run = run
 
-    def _worker(self) -> StepWorker:
+    def _worker(self) -> StepProcess:
         run = self.run
         if run.timed_out:
             raise Feedback("not run: the step's time limit was used up by an earlier call", status="timeout")

@@ -90,7 +90,7 @@ def landlock_view(base: list[str], init: dict) -> tuple[list[str], list[str]]:
     hold tokens; to write: its own temporary folder and the view's devices)."""
     import tempfile
 
-    from grader.runner.sandbox import DEVICES
+    from grader.launch.sandbox import DEVICES
 
     return [*submission_view(base, init), "/proc/self"], [tempfile.gettempdir(), *(f"/dev/{d}" for d in DEVICES)]
 

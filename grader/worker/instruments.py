@@ -248,7 +248,7 @@ def _noting(function: Callable, dotted: str) -> Callable:
 
 # ---------------------------------------------------------------- imports
 
-_HERE = _within_kit(__file__)  # runner/watch.py
+_HERE = _within_kit(__file__)  # worker/instruments.py
 
 
 def _importer_is_kit(frame) -> bool:

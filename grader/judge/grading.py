@@ -2,11 +2,11 @@
 the solutions are present, then a tamper check of the fixtures.
 
 One submission is one pytest session (`suite_session`) over a plan of step runs, served by one
-worker from the runner (`runners`): a fresh process per step from a parent no student code ran in.
+worker from the runner (`grader.launch.runners`): a fresh process per step from a parent no
+student code ran in.
 """
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -15,14 +15,14 @@ from pathlib import Path
 from grader import paths
 from grader.expected.store import (VISIBILITIES, FixtureError, load_cases, load_manifest, sha256_of,
                                    stale_fingerprints, verify)
+from grader.judge import scan
+from grader.judge.ahead import RunAhead
+from grader.judge.suite_session import StepRun, run_session
+from grader.launch import runners
+from grader.launch.protocol import ProtocolError
+from grader.launch.step_worker import DEFAULT_MEMORY, StepWorker, SubmissionWorker
 from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
-from grader.runner import scan
-from grader.runner.ahead import AheadWorker
-from grader.runner.protocol import ProtocolError
-from grader.runner.remote import DEFAULT_MEMORY, StepWorker, SubmissionWorker
-from grader.runner.runners import start_runner
-from grader.runner.suite_session import StepRun, run_session
 from grader.steps import DEFAULT_TIMEOUT, STEP_IDS, STEPS, Step
 from grader.suites.support import wire_arguments
 
@@ -77,9 +77,11 @@ class _Planned:
 class Grader:
     """One grading run: fixtures verified and loaded once, one runner shared by every submission."""
 
-    def __init__(self, options: GradeOptions) -> None:
+    def __init__(self, options: GradeOptions, early: runners.EarlyRunner | None = None) -> None:
+        """`early`: the runner its command started early, taken here (None: a new one, started now)."""
         self.options = options
-        self.runner = start_runner()  # first: its torch import overlaps the fixture checks below
+        # First: its torch import overlaps the fixture checks below.
+        self.runner = early.take() if early is not None else runners.new_runner()
         try:
             self.manifest = load_manifest(options.fixtures)
             self._manifest_sha256 = sha256_of(Path(options.fixtures) / MANIFEST)
@@ -101,7 +103,6 @@ class Grader:
             self.runner.close()
             raise
         self._worker: SubmissionWorker | None = None
-        self._ahead_submission: SubmissionWorker | None = None
 
     def cases(self, step_id: str, visibility: str) -> list:
         """A step's cases, read (and hash-checked) as the grader starts."""
@@ -204,15 +205,17 @@ class Grader:
                                      checkpoint=self.checkpoint_file, stubs=_stubs(plan, submission),
                                      warm=_checkpoint_parts(plan))
         self._runner_failure: BaseException | None = None
+        ahead: RunAhead | None = None
         try:
-            ahead = _to_run_ahead(plan) if ahead_allowed and self.runner.runs_ahead() else None
-            if ahead is not None:
+            chosen = _to_run_ahead(plan) if ahead_allowed and self.runner.runs_ahead() else None
+            if chosen is not None:
                 for planned in plan:  # the others take their short turns on one core
                     planned.init["threads"] = 1
-                self._start_ahead(ahead)
+                ahead = self._run_ahead(chosen)
             run_session([planned.run for planned in plan])
         finally:
-            self._end_ahead()
+            if ahead is not None:
+                ahead.end()
             self._end_worker()
         if self._runner_failure is not None:  # the runner itself is gone: no result is trustworthy
             raise self._runner_failure
@@ -234,45 +237,21 @@ class Grader:
         finally:
             run.deadline += time.monotonic() - starting
 
-    def _start_ahead(self, planned: _Planned) -> None:
-        """Start `planned`'s step now, in a submission worker of its own, its calls made in a thread:
-        the session finds the first worker it asks for already serving. Its time limit starts when
-        the session gets to it, as any step's: the earlier steps' time (a loop that used up its
-        limit, a busy machine) is not the step's, and a call made ahead that is still running then
-        gets the step's whole limit."""
+    def _run_ahead(self, planned: _Planned) -> RunAhead:
+        """`planned`'s step started now, beside the others (`grader.judge.ahead`)."""
         run = planned.run
-        run.start_clock()
-        run.deadline = math.inf  # the step's limit starts when the session gets to it (see _start)
         try:
-            submission = self.runner.spawn(self._submission_init)
+            return RunAhead(self.runner, self._submission_init, run, planned.init,
+                            lambda functions: _calls(run, functions))
         except (OSError, EOFError, ProtocolError) as error:
             self._runner_failure = error
             raise
-        self._ahead_submission = submission
-        later = run.spawn
-        ahead = AheadWorker(submission, planned.init, lambda functions: _calls(run, functions),
-                            lambda: run.deadline, own_worker=later)
-        served: list[bool] = []
-
-        def spawn() -> StepWorker:  # the first worker asked for is the one started ahead
-            if served:
-                return later()
-            served.append(True)
-            return ahead  # type: ignore[return-value] - it answers as a StepWorker does
-        run.spawn = spawn
 
     def _end_worker(self) -> None:
         """End the submission's worker and whatever it left behind."""
         if self._worker is not None:
             self._worker.close()
             self._worker = None
-            self.runner.reap()
-
-    def _end_ahead(self) -> None:
-        """End the worker of the step run ahead, if one was started."""
-        if self._ahead_submission is not None:
-            self._ahead_submission.close()
-            self._ahead_submission = None
             self.runner.reap()
 
     def _main_results(self, plan: list[_Planned], submission: Path) -> list[StepResult]:

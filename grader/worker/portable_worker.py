@@ -1,6 +1,7 @@
-"""A worker of the portable runner (`portable.py`): `python -m grader.runner.spawned FD` (POSIX,
-the socket inherited as FD) or `... --connect PORT` (Windows: it connects to the judge on
-127.0.0.1 and presents the one-time token it reads from stdin).
+"""A worker of the portable runner (`grader/launch/portable.py`):
+`python -m grader.worker.portable_worker FD` (POSIX, the socket inherited as FD) or
+`... --connect PORT` (Windows: it connects to the judge on 127.0.0.1 and presents the one-time
+token it reads from stdin).
 
 It imports torch, says `started`, waits for its submission's init (loads the references, limits
 its memory where the OS allows), then serves the submission's steps in turn: binds each step's
@@ -19,15 +20,16 @@ import threading
 import time
 from pathlib import Path
 
-gc.disable()  # until worker.preload() has frozen what the import below brings (see there)
-from grader.runner import intact, protocol, sandbox, worker  # noqa: E402 - imports torch
+gc.disable()  # until serving.preload() has frozen what the import below brings (see there)
+from grader.launch import protocol, sandbox  # noqa: E402
+from grader.worker import intact, serving  # noqa: E402 - imports torch
 
 JUDGE_CHECK = 0.5  # seconds between checks that the judge is still there (POSIX)
 
 
 def main(argv: list[str]) -> None:
     sock = _socket(argv)
-    worker.preload()
+    serving.preload()
     _watch_judge()
     protocol.send(sock, {"type": "started", "pid": os.getpid()})
     try:
@@ -36,11 +38,11 @@ def main(argv: list[str]) -> None:
         os._exit(0)  # a spare worker the judge no longer needs
     init = {k: v for k, v in header.items() if k != "op"}
     try:
-        worker.load_references(init["references"])
-        context = worker.Context(init["checkpoint"])
+        serving.load_references(init["references"])
+        context = serving.Context(init["checkpoint"])
         context.warm(init.get("warm", []))
         _limit_memory(int(init["memory"]))
-        worker.note_memory_limit(int(init["memory"]))  # before the snapshot: the same every step
+        serving.note_memory_limit(int(init["memory"]))  # before the snapshot: the same every step
     except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
         protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
         os._exit(0)
@@ -53,16 +55,16 @@ def main(argv: list[str]) -> None:
         if header.get("op") != "step":
             os._exit(0)
         step = {**init, **{k: v for k, v in header.items() if k != "op"}}
-        worker.install_watches(step["step"])
+        serving.install_watches(step["step"])
         before = before or intact.snapshot()  # after the watches, before any student code
         intact.restore_randomness(before)
         try:
-            worker.bind_earlier_steps(step["step"], Path(step["submission"]), step["step_references"])
+            serving.bind_earlier_steps(step["step"], Path(step["submission"]), step["step_references"])
         except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
             protocol.send(sock, {"type": "setup_error", "message": f"{type(error).__name__}: {error}"})
             os._exit(0)
         _serve(sock, step, context)
-        worker.forget_step()
+        serving.forget_step()
         changes = intact.differences(before)
         _end_output(str(step["marker"]))
         protocol.send(sock, {"type": "stopped", "intact": not changes, "changes": changes[:5]})
@@ -89,11 +91,11 @@ def _limit_memory(limit: int) -> None:
         pass  # the judge's report names the missing memory limit
 
 
-def _serve(sock: socket.socket, init: dict, context: worker.Context) -> None:
+def _serve(sock: socket.socket, init: dict, context: serving.Context) -> None:
     """Serve one step until told to stop; where serving itself fails, end with the exit status
     that says so, as C3 does."""
     try:
-        worker.serve(sock, init, context)
+        serving.serve(sock, init, context)
         return
     except MemoryError:
         code = protocol.EXIT_NO_MEMORY
