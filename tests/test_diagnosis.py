@@ -368,3 +368,15 @@ def test_stale_fingerprints_are_said(tmp_path):
     assert stale_fingerprints({"diagnosis": version}, "m", release) == ""
     assert "not the ones this release was made with" in stale_fingerprints({"diagnosis": version}, "n", release)
     assert "make the release again" in stale_fingerprints({"diagnosis": "older"}, "m", release)
+
+
+def test_the_committed_fixtures_fingerprints_are_this_graders():
+    """Any edit of a source the diagnosis version hashes (a docstring too) needs `vitgrade fixtures
+    build`: without it every check would warn that its fingerprints are stale."""
+    import json
+
+    from grader import paths
+    from grader.expected.store import diagnosis_version
+
+    manifest = json.loads((paths.FIXTURES / "manifest.json").read_text())
+    assert manifest["diagnosis"] == diagnosis_version(), "rebuild the fixtures: `vitgrade fixtures build`"

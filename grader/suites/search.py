@@ -759,7 +759,7 @@ def arguments(case: Any) -> list[Any]:
 
 
 class _Probe:
-    """The occlusion cases' stand-in classifier (grader.runner.probe.ProbeModel) in numpy: each 16x16
+    """The occlusion cases' stand-in classifier (grader.worker.probe_model.ProbeModel) in numpy: each 16x16
     patch's mean per channel, then a fixed linear map to class logits. It is cheap, so the search reruns
     the model-taking functions with it; the ViT itself is never rerun inside the judge."""
 
