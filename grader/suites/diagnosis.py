@@ -565,9 +565,9 @@ def _joined_heads(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str 
 
 
 def _recomputes(case: Any) -> bool:
-    """Whether a check may recompute with the lecture maths: where they ship, and only on cases whose edits
-    were not fingerprinted at build (so that a visible case reads the same in a release as in the kit)."""
-    return maths is not None and getattr(case, "edits", None) is None
+    """Whether a check may recompute with the lecture maths: where they ship (the instructor's kit, not
+    the student release)."""
+    return maths is not None
 
 
 def _row_read(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:

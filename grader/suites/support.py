@@ -176,10 +176,12 @@ def _explanation(case: Case, expected: np.ndarray, value: np.ndarray, tolerance:
     known = _known(case, value, part)
     if known:
         return _known_text(known), known
-    if (edit := _edit_named(case, expected, value, part)) is not None:
-        return f"\n{edit.sentence}", edit
-    # a visible case's edits were all tried at fixture build: the search would find nothing the lookup did not
-    findings = diagnose(case, expected, value, tolerance, parts, search_edits=case.edits is None)  # type: ignore[arg-type]
+    # a visible case's edits were all tried at fixture build: the search would find nothing the lookup
+    # did not; the structure of the error, checked on the numbers, still says beside it how it shows
+    edit = _edit_named(case, expected, value, part)
+    findings = diagnose(case, expected, value, tolerance, parts,  # type: ignore[arg-type]
+                        search_edits=case.edits is None and edit is None)
+    findings = [edit, *findings] if edit is not None else findings
     return "".join(f"\n{finding.sentence}" for finding in findings), (findings[0] if findings else None)
 
 

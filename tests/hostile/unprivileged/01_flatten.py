@@ -23,11 +23,15 @@ def _kill(pid: int) -> str:
 
 
 def _ancestors() -> list[int]:
-    """The worker's parent, grandparent, ... up to (not including) PID 1: C2, C1, the zygote, the judge."""
+    """The worker's parent, grandparent, ... up to (not including) PID 1: C2, C1, the zygote, the judge;
+    only the parent where /proc hides the others (Landlock grants a worker its own entry alone)."""
     pids, pid = [], os.getppid()
     while pid > 1:
         pids.append(pid)
-        pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        try:
+            pid = int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            break
     return pids
 
 
