@@ -126,8 +126,7 @@ class Arguments:
         if self._vit64 is None:
             from grader.worker.vit import CheckpointViT
 
-            self._vit64 = CheckpointViT(self.context.state())
-            self._vit64.state = {name: value.double() for name, value in self._vit64.state.items()}
+            self._vit64 = CheckpointViT(self.context.params(), dtype=torch.float64)
         return self._vit64
 
 

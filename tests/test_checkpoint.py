@@ -114,6 +114,7 @@ def test_the_workers_vit_gives_timms_logits(standin, monkeypatch, linear):
 
     import grader.worker.vit
     from grader.numerics import rounding_bound, vit_terms
+    from grader.checkpoint.timm_names import lecture_params
     from grader.worker.vit import CheckpointViT
 
     if linear == "oneDNN" and grader.worker.vit._ONEDNN_LINEAR is None:
@@ -126,7 +127,7 @@ def test_the_workers_vit_gives_timms_logits(standin, monkeypatch, linear):
     with torch.inference_mode():
         features = model.forward_head(model.forward_features(images), pre_logits=True)  # (6, 192)
         expected = model.head(features)  # (6, 1000)
-    actual = CheckpointViT(load_file(STANDIN))(images)
+    actual = CheckpointViT(lecture_params(load_file(STANDIN)))(images)
     # Every sum from pixels to logits in another order: vit_terms() terms in series; the relative
     # error they leave in the CLS features is taken of the head's Σ|h_i·W_ic| + |b_c|.
     with torch.no_grad():  # a bound computed from the weights, not a graph to differentiate

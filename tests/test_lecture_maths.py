@@ -117,10 +117,11 @@ def test_lecture_vit_gives_the_checkpoints_logits():
 
     from grader.checkpoint import load_checkpoint
     from grader.paths import STANDIN
+    from grader.checkpoint.timm_names import lecture_params
     from grader.worker.vit import CheckpointViT
 
     images = torch.randn(2, 3, 224, 224, generator=torch.Generator().manual_seed(3))
-    expected = CheckpointViT(load_file(STANDIN))(images)
+    expected = CheckpointViT(lecture_params(load_file(STANDIN)))(images)
     with torch.inference_mode():
         got = maths.vit_forward(images, load_checkpoint("stand-in").params())
     torch.testing.assert_close(got, expected, atol=1e-3, rtol=1e-4)

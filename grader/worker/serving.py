@@ -270,7 +270,7 @@ class Context:
             self.model("vit", None)
 
     def state(self) -> dict:
-        """The checkpoint's tensors, read once for both the parameters and the model."""
+        """The checkpoint's tensors by timm's names, read once into the parameters."""
         if self._state is None:
             from safetensors.torch import load_file
 
@@ -295,7 +295,7 @@ class Context:
             if self._vit_model is None:
                 from grader.worker.vit import CheckpointViT
 
-                self._vit_model = _unrecorded(CheckpointViT(self.state()))
+                self._vit_model = _unrecorded(CheckpointViT(self.params()))
             return self._vit_model
         raise ValueError(f"unknown model {name!r}")
 

@@ -12,7 +12,7 @@ order of the same sums, as another CPU would take.
 It is not built from `grader.lecture_maths`, on purpose: that module is the answer to every exercise, so
 the worker's view and the student release leave it out, while this model runs inside the view and ships
 with the release. For the same reason nothing here spells out what a step asks students to write:
-attention is PyTorch's `multi_head_attention_forward` on timm's packed weights (the split into heads is
+attention is PyTorch's `multi_head_attention_forward` on the packed weights (the split into heads is
 step 05's exercise). The two agree to float32 rounding (`tests/test_lecture_maths.py`).
 """
 from __future__ import annotations
@@ -20,10 +20,13 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
+from typing import NamedTuple
 
 import torch
 import torch.nn.functional as F
 from torch import Tensor
+
+from grader.params import ViTParams
 
 #: Images per forward. A worker is a fresh process, so every page its activations reach for the first
 #: time is a page fault (about 2 us each on the build machine): 49 images at once touched 190 MB
@@ -72,12 +75,24 @@ def _best_time(linear: Callable, *args: Tensor, runs: int = 3) -> float:
 
 
 class CheckpointViT:
-    """Normalized images (B, 3, 224, 224) -> logits (B, classes) with a timm ViT state dict."""
+    """Normalized images (B, 3, 224, 224) -> logits (B, classes) with the checkpoint's `ViTParams`.
 
-    def __init__(self, state: dict[str, Tensor], num_heads: int = 3, eps: float = 1e-6) -> None:
-        self.state = {name: value.float() for name, value in state.items()}  # as timm's load_state_dict
-        self.num_heads, self.eps = num_heads, eps
-        self.depth = 1 + max(int(k.split(".")[1]) for k in state if k.startswith("blocks."))
+    The parameters arrive in the lecture's layout (grader/checkpoint/timm_names.py made them); the
+    model keeps its own copies in the layout PyTorch's functions take, Linear weights as (out, in),
+    so that nothing a student's call does to the parameters it was given reaches the model.
+    """
+
+    def __init__(self, params: ViTParams, dtype: torch.dtype = torch.float32, eps: float = 1e-6) -> None:
+        def own(t: Tensor, transposed: bool = False) -> Tensor:  # (in, out) -> (out, in) where transposed
+            return (t.T if transposed else t).to(dtype).contiguous().clone()
+
+        self.kernel, self.kernel_bias = own(params.conv_weight), own(params.b_E)  # (D, 3, P, P), (D,)
+        self.cls, self.positions = own(params.cls_token), own(params.pos_table)  # (D,), (1+N, D)
+        self.blocks = [_Block(*(own(getattr(b, name), name.startswith("W_")) for name in _Block._fields))
+                       for b in params.blocks]
+        self.norm = own(params.norm_weight), own(params.norm_bias)
+        self.head = own(params.W_head, True), own(params.b_head)  # (classes, D), (classes,)
+        self.num_heads, self.eps = params.num_heads, eps
         self._fast_linear = fastest_linear()
 
     def __call__(self, images: Tensor) -> Tensor:
@@ -85,37 +100,49 @@ class CheckpointViT:
             return torch.cat([self._forward(chunk) for chunk in images.split(CHUNK)])
 
     def _forward(self, images: Tensor) -> Tensor:
-        s = self.state
-        x = F.conv2d(images, s["patch_embed.proj.weight"], s["patch_embed.proj.bias"],
-                     stride=s["patch_embed.proj.weight"].shape[-1])  # (B, D, 14, 14)
+        x = F.conv2d(images, self.kernel, self.kernel_bias, stride=self.kernel.shape[-1])  # (B, D, 14, 14)
         x = x.flatten(2).transpose(1, 2)  # (B, N, D), patches row by row
-        x = torch.cat([s["cls_token"].expand(x.shape[0], -1, -1), x], dim=1)  # (B, 1+N, D)
-        x = x + s["pos_embed"]  # CLS first, then add position, as timm does
-        for i in range(self.depth):
-            x = self._block(x, f"blocks.{i}.")
-        x = self._norm(x, "norm.")
-        return self._linear(x[:, 0], "head.")  # (B, classes)
+        x = torch.cat([self.cls.expand(x.shape[0], 1, -1), x], dim=1)  # (B, 1+N, D)
+        x = x + self.positions  # CLS first, then add position, as timm does
+        for block in self.blocks:
+            x = self._block(x, block)
+        x = self._norm(x, self.norm)
+        return self._linear(x[:, 0], self.head)  # (B, classes)
 
-    def _block(self, x: Tensor, p: str) -> Tensor:
-        x = x + self._attention(self._norm(x, p + "norm1."), p)
-        hidden = F.gelu(self._linear(self._norm(x, p + "norm2."), p + "mlp.fc1."))
-        return x + self._linear(hidden, p + "mlp.fc2.")
+    def _block(self, x: Tensor, b: _Block) -> Tensor:
+        x = x + self._attention(self._norm(x, (b.ln1_weight, b.ln1_bias)), b)
+        hidden = F.gelu(self._linear(self._norm(x, (b.ln2_weight, b.ln2_bias)), (b.W_1, b.b_1)))
+        return x + self._linear(hidden, (b.W_2, b.b_2))
 
-    def _attention(self, x: Tensor, p: str) -> Tensor:
-        """Multi-head self-attention, projection included, by PyTorch's own function: it reads timm's
+    def _attention(self, x: Tensor, b: _Block) -> Tensor:
+        """Multi-head self-attention, projection included, by PyTorch's own function: it reads the
         packed [q | k | v] weights as they are and takes the same fused attention kernel."""
-        s = self.state
         rows = x.transpose(0, 1)  # (N, B, D): the function wants the sequence first
         update, _ = F.multi_head_attention_forward(
-            rows, rows, rows, x.shape[-1], self.num_heads, s[p + "attn.qkv.weight"], s[p + "attn.qkv.bias"],
-            None, None, False, 0.0, s[p + "attn.proj.weight"], s[p + "attn.proj.bias"],
-            training=False, need_weights=False)  # (N, B, D)
+            rows, rows, rows, x.shape[-1], self.num_heads, b.W_qkv, b.b_qkv,
+            None, None, False, 0.0, b.W_o, b.b_o, training=False, need_weights=False)  # (N, B, D)
         return update.transpose(0, 1)  # (B, N, D)
 
-    def _linear(self, x: Tensor, p: str) -> Tensor:
-        weight, bias = self.state[p + "weight"], self.state[p + "bias"]
+    def _linear(self, x: Tensor, weight_bias: tuple[Tensor, Tensor]) -> Tensor:
+        weight, bias = weight_bias  # (out, in), (out,)
         linear = self._fast_linear if x.dtype == weight.dtype == torch.float32 else F.linear  # oneDNN: float32
         return linear(x, weight, bias)
 
-    def _norm(self, x: Tensor, p: str) -> Tensor:
-        return F.layer_norm(x, x.shape[-1:], self.state[p + "weight"], self.state[p + "bias"], self.eps)
+    def _norm(self, x: Tensor, weight_bias: tuple[Tensor, Tensor]) -> Tensor:
+        return F.layer_norm(x, x.shape[-1:], *weight_bias, self.eps)
+
+
+class _Block(NamedTuple):
+    """One block's parameters as the model keeps them: BlockParams' fields, Linear weights (out, in)."""
+    ln1_weight: Tensor
+    ln1_bias: Tensor
+    W_qkv: Tensor  # (3D, D)
+    b_qkv: Tensor
+    W_o: Tensor  # (D, D)
+    b_o: Tensor
+    ln2_weight: Tensor
+    ln2_bias: Tensor
+    W_1: Tensor  # (MLP, D)
+    b_1: Tensor
+    W_2: Tensor  # (D, MLP)
+    b_2: Tensor
