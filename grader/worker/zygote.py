@@ -33,53 +33,58 @@ from typing import Any
 
 from grader.launch import protocol, sandbox, view
 
-PLAN = sandbox.Plan()  # what the probe found this machine allows; set before `ready`
-BASE_VIEW: list[str] = []  # what every worker sees of the file system
-COPIES: set[int] = set()  # this zygote's copies still running (see _clone)
+class Zygote:
+    """What this process learned as it started, and what it keeps while it serves: one per process
+    (a copy forked by `clone` inherits it and forgets the copies, which are not its children)."""
+
+    def __init__(self, plan: sandbox.Plan, base_view: list[str]) -> None:
+        self.plan = plan  # what the probe found this machine allows
+        self.base_view = base_view  # what every worker sees of the file system
+        self.copies: set[int] = set()  # this zygote's copies still running (see _clone)
+        self.contexts: dict[str, Any] = {}  # checkpoint file -> its serving.Context, built here once
 
 
 def main(fd: int) -> None:
-    global PLAN, BASE_VIEW
     from grader.paths import KIT_ROOT
 
     control = socket.socket(fileno=fd)
     # Before torch: forking a small process is cheap.
-    PLAN = sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
+    plan = sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
     gc.disable()  # until preload() has frozen what it imports (see there)
     from grader.worker import serving  # imports torch: only now, after the probe's forks
 
     serving.preload()
     serving.prepare_watches()  # once for every submission, not in each one's worker parent (19 ms)
-    BASE_VIEW = view.base_view(KIT_ROOT)
-    if PLAN.subreaper:
+    z = Zygote(plan, view.base_view(KIT_ROOT))
+    if z.plan.subreaper:
         sandbox.set_subreaper()
-    _die_with_parent()
-    _serve(control)
+    _die_with_parent(z)
+    _serve(z, control)
 
 
-def _serve(control: socket.socket) -> None:
+def _serve(z: Zygote, control: socket.socket) -> None:
     """Answer one judge until it says exit or its line closes, then end everything started for it."""
-    protocol.send(control, {"type": "ready", "pid": os.getpid(), "sandbox": PLAN.to_json()})
+    protocol.send(control, {"type": "ready", "pid": os.getpid(), "sandbox": z.plan.to_json()})
     while True:
         try:
             header, _ = protocol.receive(control)
         except (EOFError, protocol.ProtocolError):
             break
         if header.get("op") == "spawn":
-            _spawn(control, header)
+            _spawn(z, control, header)
         elif header.get("op") == "reap":  # what ended workers left; not its copies (other judges'),
             # nor the submissions the judge still uses (a step run ahead beside the one that ended)
-            spare = COPIES | {pid for pid in header.get("spare", []) if isinstance(pid, int)}
-            protocol.send(control, {"type": "reaped", "killed": reap_children(spare=spare)})
+            spare = z.copies | {pid for pid in header.get("spare", []) if isinstance(pid, int)}
+            protocol.send(control, {"type": "reaped", "killed": reap_children(z, spare=spare)})
         elif header.get("op") == "clone":
-            _clone(control)
+            _clone(z, control)
         else:
             break
-    reap_children()
+    reap_children(z)
     os._exit(0)  # skip the interpreter's teardown of torch: the judge is waiting for this exit
 
 
-def _clone(control: socket.socket) -> None:
+def _clone(z: Zygote, control: socket.socket) -> None:
     """A copy of this zygote for the line that came with the message: forked with torch imported
     and the sandbox probed, it serves one judge of a pool (`vitgrade grade --jobs N`), whose
     submissions' workers are its children alone, so that judge's reaping never reaches another's.
@@ -89,36 +94,33 @@ def _clone(control: socket.socket) -> None:
     pid = os.fork()
     if pid == 0:
         control.close()
-        COPIES.clear()  # its siblings are not its children
-        if PLAN.subreaper:  # not inherited: what its workers leave behind comes back to the copy
+        z.copies.clear()  # its siblings are not its children
+        if z.plan.subreaper:  # not inherited: what its workers leave behind comes back to the copy
             sandbox.set_subreaper()
-        _die_with_parent()
-        _serve(line)
-    COPIES.add(pid)
+        _die_with_parent(z)
+        _serve(z, line)
+    z.copies.add(pid)
     line.close()
-    _reap_zombies()
+    _reap_zombies(z)
 
 
-def _spawn(control: socket.socket, init: dict[str, Any]) -> None:
-    context = _warm_context(init["checkpoint"], init.get("warm", []))
+def _spawn(z: Zygote, control: socket.socket, init: dict[str, Any]) -> None:
+    context = _warm_context(z, init["checkpoint"], init.get("warm", []))
     gc.freeze()  # the model just built, shared like the imports (see serving.preload)
     ours, theirs = socket.socketpair()
     pid = os.fork()
     if pid == 0:
         control.close()
         ours.close()
-        _c1(init, theirs, context)
+        _c1(z, init, theirs, context)
     theirs.close()
     protocol.send(control, {"type": "spawned", "pid": pid})
     socket.send_fds(control, [b"F"], [ours.fileno()])
     ours.close()
-    _reap_zombies()
+    _reap_zombies(z)
 
 
-CONTEXTS: dict[str, Any] = {}  # checkpoint file -> its serving.Context, built here once
-
-
-def _warm_context(checkpoint: str, parts: list[str]) -> Any:
+def _warm_context(z: Zygote, checkpoint: str, parts: list[str]) -> Any:
     """The checkpoint's parameters and model, built once here where every worker forked later
     shares them, instead of once per step. On one thread: a parallel torch op here would start
     OpenMP threads that the forked workers do not have, and their first parallel op would hang."""
@@ -126,7 +128,7 @@ def _warm_context(checkpoint: str, parts: list[str]) -> Any:
 
     from grader.worker import serving
 
-    context = CONTEXTS.setdefault(checkpoint, serving.Context(checkpoint))
+    context = z.contexts.setdefault(checkpoint, serving.Context(checkpoint))
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
@@ -136,23 +138,23 @@ def _warm_context(checkpoint: str, parts: list[str]) -> Any:
     return context
 
 
-def _c1(init: dict[str, Any], sock: socket.socket, context: Any) -> None:
+def _c1(z: Zygote, init: dict[str, Any], sock: socket.socket, context: Any) -> None:
     try:
         os.setsid()
-        _die_with_parent()  # a zygote killed mid-step takes its workers with it
+        _die_with_parent(z)  # a zygote killed mid-step takes its workers with it
         if os.getppid() == 1:
             return
-        if PLAN.namespaces:
-            sandbox.enter_namespaces(user=PLAN.namespaces == "user")
+        if z.plan.namespaces:
+            sandbox.enter_namespaces(user=z.plan.namespaces == "user")
         pid = os.fork()
         if pid == 0:
-            _c2(init, sock, context)
+            _c2(z, init, sock, context)
         os.waitpid(pid, 0)
     finally:
         os._exit(0)
 
 
-def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
+def _c2(z: Zygote, init: dict[str, Any], control: socket.socket, context: Any) -> None:
     """One submission's warm parent: prepares once, then forks a C3 for each step it is asked for."""
     from grader.worker import serving
 
@@ -161,13 +163,13 @@ def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
         protocol.send(control, {"type": "spawned", "pid": host_pid})
         for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT):
             signal.signal(sig, signal.SIG_IGN)
-        _die_with_parent()
+        _die_with_parent(z)
         serving.load_references(init["references"])  # before the view hides the solutions' folder
-        if PLAN.view:
-            sandbox.enter_view(view.submission_view(BASE_VIEW, init))
-        if PLAN.subreaper and os.getpid() != 1:  # what a step leaves behind comes back to us
+        if z.plan.view:
+            sandbox.enter_view(view.submission_view(z.base_view, init))
+        if z.plan.subreaper and os.getpid() != 1:  # what a step leaves behind comes back to us
             sandbox.set_subreaper()
-        made_in_tmp = set(os.listdir("/tmp")) if PLAN.view else set()
+        made_in_tmp = set(os.listdir("/tmp")) if z.plan.view else set()
         protocol.send(control, {"type": "ready"})
     except BaseException as error:  # noqa: BLE001 - report, then end: the judge decides
         try:
@@ -182,10 +184,10 @@ def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
                 break
             _, fds, _, _ = socket.recv_fds(control, 1, 1)
             step_sock = socket.socket(fileno=fds[0])
-            protocol.send(control, _run_step({**init, **header}, control, step_sock, context))
-            if not _end_leftovers():
+            protocol.send(control, _run_step(z, {**init, **header}, control, step_sock, context))
+            if not _end_leftovers(z):
                 break  # in doubt: the judge starts a fresh C2 for the next step
-            if PLAN.view:
+            if z.plan.view:
                 _empty_tmp(made_in_tmp)
     except BaseException:  # noqa: BLE001 - the judge gone or garbled: nothing is left to serve
         pass
@@ -193,12 +195,12 @@ def _c2(init: dict[str, Any], control: socket.socket, context: Any) -> None:
         os._exit(0)
 
 
-def _run_step(init: dict[str, Any], control: socket.socket, step_sock: socket.socket,
+def _run_step(z: Zygote, init: dict[str, Any], control: socket.socket, step_sock: socket.socket,
               context: Any) -> dict[str, Any]:
     """Fork C3 for one step, capture what it prints until it ends, and say how it ended."""
-    if PLAN.unprivileged or PLAN.landlock:  # the worker may write nothing of the judge's: a folder of its own
+    if z.plan.unprivileged or z.plan.landlock:  # the worker may write nothing of the judge's: a folder of its own
         os.environ["TMPDIR"] = tempfile.mkdtemp(prefix="vitgrade-worker-")
-        if PLAN.unprivileged:
+        if z.plan.unprivileged:
             os.chown(os.environ["TMPDIR"], sandbox.NOBODY, sandbox.NOBODY)
         tempfile.tempdir = None  # found again from TMPDIR
     read_end, write_end = os.pipe()
@@ -206,18 +208,18 @@ def _run_step(init: dict[str, Any], control: socket.socket, step_sock: socket.so
     if pid == 0:
         control.close()  # the judge's line to C2 never reaches student code
         os.close(read_end)
-        _c3(init, step_sock, write_end, context)
+        _c3(z, init, step_sock, write_end, context)
     os.close(write_end)
     step_sock.close()
     head, total, status = _capture(read_end, pid)
     os.close(read_end)
-    if PLAN.unprivileged or PLAN.landlock:
+    if z.plan.unprivileged or z.plan.landlock:
         shutil.rmtree(os.environ["TMPDIR"], ignore_errors=True)
     return {"type": "exit", **_describe_status(status), "output_bytes": total,
             "output_head": head.decode("utf-8", "replace")}
 
 
-def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> None:
+def _c3(z: Zygote, init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> None:
     from grader.worker import serving
 
     code = 0
@@ -230,10 +232,10 @@ def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> N
         os.dup2(output_fd, 2)
         os.close(output_fd)
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        _die_with_parent()
+        _die_with_parent(z)
         serving.drop_references_from(init["step"])  # loaded in C2 for the later steps
         serving.bind_earlier_steps(init["step"], Path(init["submission"]), init["step_references"])
-        _confine_worker(init)
+        _confine_worker(z, init)
         serving.serve(sock, init, context)
     except MemoryError:
         code = protocol.EXIT_NO_MEMORY
@@ -243,10 +245,10 @@ def _c3(init: dict[str, Any], sock: socket.socket, output_fd: int, context) -> N
         os._exit(code)
 
 
-def _end_leftovers() -> bool:
+def _end_leftovers(z: Zygote) -> bool:
     """Kill whatever the step's process left behind; True once nothing is left."""
     if os.getpid() != 1:
-        reap_children()
+        reap_children(z)
         return not _children()
     deadline = time.monotonic() + REAP_PATIENCE
     while time.monotonic() < deadline:  # PID 1 of the namespace: -1 reaches every other process in it
@@ -276,25 +278,26 @@ def _empty_tmp(kept: set[str]) -> None:
                 pass
 
 
-def _die_with_parent() -> None:
-    if PLAN.parent_death:
+def _die_with_parent(z: Zygote) -> None:
+    if z.plan.parent_death:
         sandbox.die_with_parent()
 
 
-def _confine_worker(init: dict[str, Any]) -> None:
+def _confine_worker(z: Zygote, init: dict[str, Any]) -> None:
     """The layers of the last process, the one that runs student code."""
-    become = sandbox.NOBODY if PLAN.unprivileged and _nobody_can_read(init) else None
-    if PLAN.capabilities or become is not None:
+    plan = z.plan
+    become = sandbox.NOBODY if plan.unprivileged and _nobody_can_read(init) else None
+    if plan.capabilities or become is not None:
         sandbox.drop_capabilities(become=become)
-    if PLAN.no_new_privs:
+    if plan.no_new_privs:
         sandbox.set_no_new_privs()
-    if PLAN.memory:
+    if plan.memory:
         sandbox.limit_memory(init["memory"])
-    if PLAN.cpu:  # never before the wall-clock limit, even with every core busy
+    if plan.cpu:  # never before the wall-clock limit, even with every core busy
         sandbox.limit_cpu(init["timeout"] * (os.cpu_count() or 1) + 5)
-    if PLAN.landlock:  # the view's files, where there is no view
-        sandbox.enter_landlock(*view.landlock_view(BASE_VIEW, init))
-    _die_with_parent()
+    if plan.landlock:  # the view's files, where there is no view
+        sandbox.enter_landlock(*view.landlock_view(z.base_view, init))
+    _die_with_parent(z)
 
 
 def _nobody_can_read(init: dict[str, Any]) -> bool:
@@ -332,10 +335,10 @@ def _describe_status(status: int) -> dict[str, Any]:
     return {"signal": None, "code": os.WEXITSTATUS(status)}
 
 
-def _reap_zombies() -> None:
+def _reap_zombies(z: Zygote) -> None:
     try:
         while pid := os.waitpid(-1, os.WNOHANG)[0]:
-            COPIES.discard(pid)  # a pid reused later is not taken for a copy
+            z.copies.discard(pid)  # a pid reused later is not taken for a copy
     except ChildProcessError:
         pass
 
@@ -356,7 +359,7 @@ def _children() -> list[int]:
 REAP_PATIENCE = 10.0  # seconds; a killed process may take a while to free a torch-sized address space
 
 
-def reap_children(spare: set[int] = frozenset()) -> int:
+def reap_children(z: Zygote, spare: set[int] = frozenset()) -> int:
     """Kill every process left under the zygote (orphans re-parent here) but those in `spare`, and
     wait until each one is gone: a killed process keeps running its exit for a while, and a
     namespace's init waits for all of its namespace. Returns how many processes were killed."""
@@ -372,9 +375,9 @@ def reap_children(spare: set[int] = frozenset()) -> int:
                 killed.add(pid)
             except ProcessLookupError:
                 pass
-        _reap_zombies()
+        _reap_zombies(z)
         time.sleep(0.005)
-    _reap_zombies()
+    _reap_zombies(z)
     return len(killed)
 
 
