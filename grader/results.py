@@ -90,7 +90,7 @@ class StepResult:
 
 @dataclass
 class SandboxReport:
-    """What confinement the workers got on this machine: every layer is probed, used where it works,
+    """What confinement the workers got on this machine: every layer is surveyed, used where it works,
     and named where the machine refused it (a container without CAP_SYS_ADMIN, macOS, Windows)."""
 
     level: str

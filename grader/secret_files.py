@@ -3,7 +3,7 @@
 Every part of the kit that keeps files from students reads this list, so none can close less than
 another: the workers' read-only view leaves these paths out (launch/view.py), Landlock grants them
 to no worker (launch/sandbox.py), the release does not copy them (cli/release.py), Gradescope's
-`run_autograder` closes them to everyone but root (platforms/gradescope.py), and the sandbox probe
+`run_autograder` closes them to everyone but root (platforms/gradescope.py), and the sandbox survey
 names each one a worker could still read.
 """
 from __future__ import annotations

@@ -38,17 +38,17 @@ GRADER_SOURCE = re.compile(r"grader/\w+(/\w+)*\.py|site-packages|internal grader
 
 
 def full_sandbox() -> None:
-    """Skip, with the machine's reasons, where the probe finds no full sandbox."""
-    plan = probed_plan()
+    """Skip, with the machine's reasons, where the survey finds no full sandbox."""
+    plan = surveyed_plan()
     if plan.level() != "full":
         pytest.skip(f"no full sandbox on this machine: {'; '.join(plan.missing)}")
 
 
 @functools.cache
-def probed_plan() -> sandbox.Plan:
-    """The layers this machine allows, probed once in a child process as the zygote does."""
+def surveyed_plan() -> sandbox.Plan:
+    """The layers this machine allows, surveyed once in a child process as the zygote does."""
     code = ("import json; from grader.launch import sandbox, view; from grader.paths import KIT_ROOT; "
-            "print(json.dumps(sandbox.probe(view.base_view(KIT_ROOT)).to_json()))")
+            "print(json.dumps(sandbox.survey(view.base_view(KIT_ROOT)).to_json()))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60,
                          env=sandbox.worker_environment(dict(os.environ)))
     return sandbox.Plan.from_json(json.loads(run.stdout))
@@ -140,7 +140,7 @@ def by_the_cli(tmp_path_factory) -> Iterator[Together]:
     shutil.copyfile(HOSTILE / "broken" / "04_cls.py", printing / "04_cls.py")
     runs = {"printing": _cli("grade", str(printing), "--format", "json", "--timeout", "20"),
             "slow": _cli("grade", str(slow), "--steps", "01_flatten", "--format", "json")}
-    if probed_plan().level() == "full":
+    if surveyed_plan().level() == "full":
         link, student = folder / "kit", folder / "student"
         link.symlink_to(paths.KIT_ROOT, target_is_directory=True)
         student.mkdir()

@@ -322,12 +322,12 @@ def _vitgrade(release: Path, site: Path, *args: str) -> subprocess.CompletedProc
 def test_check_runs_inside_the_release(release, tmp_path):
     (tmp_path / "sitecustomize.py").write_text(WITHOUT_EDITABLE_HOOK)
     runs = run_together({
-        "probe": _in_release(release, tmp_path, "import grader, importlib.util as u; print(grader.__file__, "
+        "which": _in_release(release, tmp_path, "import grader, importlib.util as u; print(grader.__file__, "
                              "u.find_spec('grader.mistakes'))"),
         "first": _cli_in_release(release, tmp_path, "check", "01_flatten")}, tmp_path / "output", timeout=300)
-    probe, first = runs["probe"], runs["first"]
+    which, first = runs["which"], runs["first"]
     expected = [str(release / "grader" / "__init__.py"), "None"]  # its own grader, no catalogue
-    assert probe.stdout.split() == expected, probe.stdout + probe.stderr
+    assert which.stdout.split() == expected, which.stdout + which.stderr
     assert first.returncode == 1, first.stdout + first.stderr
     assert "01_flatten" in first.stdout and "not attempted" in first.stdout
     assert "Traceback" not in first.stdout + first.stderr

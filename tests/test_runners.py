@@ -99,7 +99,7 @@ def _parent(pid: int) -> int:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads parents in /proc")
 def test_the_judges_of_a_pool_share_one_zygote_and_each_reaps_only_its_own(session_grader):
-    """Each judge gets a copy forked from the one zygote (torch imported once), probed alike; the
+    """Each judge gets a copy forked from the one zygote (torch imported once), surveyed alike; the
     workers of one copy are its own: another judge's reaping never reaches them, and the zygote's
     own reaping (its submissions' leftovers) spares its copies."""
     zygote = session_grader.runner

@@ -32,10 +32,10 @@ def root_with_setpriv() -> None:
         pytest.skip("simulating other users and containers needs root and setpriv")
 
 
-def probed(command_prefix: list[str], python: str = sys.executable, env: dict | None = None) -> sandbox.Plan:
-    """The probe's findings for a process started with `command_prefix` (as the zygote would)."""
+def surveyed(command_prefix: list[str], python: str = sys.executable, env: dict | None = None) -> sandbox.Plan:
+    """The survey's findings for a process started with `command_prefix` (as the zygote would)."""
     code = ("import json; from grader.launch import sandbox, view; from grader.paths import KIT_ROOT; "
-            "print(json.dumps(sandbox.probe(view.base_view(KIT_ROOT)).to_json()))")
+            "print(json.dumps(sandbox.survey(view.base_view(KIT_ROOT)).to_json()))")
     run = subprocess.run([*command_prefix, python, "-c", code], capture_output=True, text=True, timeout=60,
                          env=env or sandbox.worker_environment(dict(os.environ)), cwd="/")
     assert run.returncode == 0, run.stderr
@@ -98,7 +98,7 @@ def containers(tmp_path_factory) -> dict[str, Finished]:
 def container(request, containers):
     run = containers[request.param]
     assert run.returncode == 0, run.stderr[-3000:]
-    return {**json.loads(run.stdout), "plan": probed(CONTAINERS[request.param]), "setting": request.param}
+    return {**json.loads(run.stdout), "plan": surveyed(CONTAINERS[request.param]), "setting": request.param}
 
 
 @pytest.mark.slow
@@ -155,7 +155,7 @@ def test_without_sys_admin_a_memory_bomb_is_stopped_costing_only_its_own_step(co
 @pytest.fixture(scope="module")
 def classroom(grader_with, tmp_path_factory):
     """alice (hostile) between bob and carol (the solutions of steps 01-02), graded one by one."""
-    plan = probed([])
+    plan = surveyed([])
     if plan.level() != "full":
         pytest.skip(f"no full sandbox on this machine: {'; '.join(plan.missing)}")
     folder = tmp_path_factory.mktemp("class")
@@ -211,7 +211,7 @@ def unprivileged():
                               "--no-hidden", "--format", "json"], capture_output=True, text=True, timeout=600,
                              env=env, cwd="/")
         assert run.returncode == 0, run.stderr[-3000:]
-        yield json.loads(run.stdout), probed(NOBODY, UNPRIVILEGED_PYTHON, env)
+        yield json.loads(run.stdout), surveyed(NOBODY, UNPRIVILEGED_PYTHON, env)
     finally:
         shutil.rmtree(kit)
 
@@ -320,7 +320,7 @@ def docker(request, dockers):
                     "kit's dependencies")
     run, env = dockers[request.param]
     assert run.returncode == 0, run.stderr[-3000:]
-    return {**json.loads(run.stdout), "plan": probed(DOCKER, DOCKER_PYTHONS[request.param], env),
+    return {**json.loads(run.stdout), "plan": surveyed(DOCKER, DOCKER_PYTHONS[request.param], env),
             "setting": request.param}
 
 
@@ -362,8 +362,8 @@ def test_the_view_holds_the_innermost_path_entry_of_each_loaded_module_and_never
     outer = tmp_path / "outer"
     inner = outer / "inner"
     (inner / "package").mkdir(parents=True)
-    module = types.ModuleType("vitgrade_view_probe")
-    module.__file__ = str(inner / "package" / "probe.py")
+    module = types.ModuleType("vitgrade_view_module")
+    module.__file__ = str(inner / "package" / "module.py")
     monkeypatch.setitem(sys.modules, module.__name__, module)
     monkeypatch.setattr(sys, "path", [str(outer), str(inner), str(paths.KIT_ROOT.parent), *sys.path])
     folders = [Path(folder) for folder in view.python_installation(paths.KIT_ROOT)]
@@ -378,7 +378,7 @@ def test_a_module_with_a_relative_file_name_brings_no_folder_into_the_view(tmp_p
 
     from grader.launch import view
 
-    module = types.ModuleType("vitgrade_relative_probe")
+    module = types.ModuleType("vitgrade_relative_module")
     module.__file__ = "_ops.py"  # as torch.ops and torch.classes give it
     monkeypatch.setitem(sys.modules, module.__name__, module)
     monkeypatch.chdir(tmp_path)
@@ -485,7 +485,7 @@ def test_with_the_view_or_landlock_a_step_file_reads_no_answer(levels):
 
 
 @pytest.mark.slow
-def test_without_the_view_and_landlock_the_probe_names_what_the_worker_could_read(levels):
+def test_without_the_view_and_landlock_the_survey_names_what_the_worker_could_read(levels):
     """A worker that stays root (this machine's Python is out of uid 65534's reach) reads the answers
     here: only file modes and the user could stop it. The report says so, secret by secret."""
     found = levels["no namespaces, no Landlock"]

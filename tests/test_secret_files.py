@@ -1,6 +1,6 @@
 """One list of what a student must never read (grader/secret_files.py) and its four users: the
 workers' view (and Landlock, which stands in for it), the release, Gradescope's run_autograder and
-the sandbox probe. Each is checked against the list itself, so a path added to the list is closed by
+the sandbox survey. Each is checked against the list itself, so a path added to the list is closed by
 all four, or a test here fails.
 """
 from __future__ import annotations
@@ -92,9 +92,9 @@ def test_run_autograder_closes_every_secret_and_its_compiled_copies_to_all_but_t
     assert stat.S_IMODE(needed.stat().st_mode) == 0o644
 
 
-def _probed(switches: str) -> sandbox.Plan:
+def _surveyed(switches: str) -> sandbox.Plan:
     code = ("import json; from grader.launch import sandbox, view; from grader.paths import KIT_ROOT; "
-            "print(json.dumps(sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), "
+            "print(json.dumps(sandbox.survey(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), "
             "view.secrets(KIT_ROOT)).to_json()))")
     env = {**sandbox.worker_environment(dict(os.environ)), "VITGRADE_SANDBOX": switches}
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env,
@@ -104,10 +104,10 @@ def _probed(switches: str) -> sandbox.Plan:
 
 
 @pytest.mark.skipif(sandbox.landlock_abi() < 1, reason="this kernel offers no Landlock")
-def test_the_probe_names_every_secret_a_worker_could_open_and_none_behind_landlock():
+def test_the_survey_names_every_secret_a_worker_could_open_and_none_behind_landlock():
     """Without namespaces and Landlock, a worker that stays root (or a user who owns the kit) opens
-    every secret, and the probe names them all, from the list; with Landlock it opens none."""
-    bare, confined = _probed("no-namespaces,no-landlock"), _probed("no-namespaces")
+    every secret, and the survey names them all, from the list; with Landlock it opens none."""
+    bare, confined = _surveyed("no-namespaces,no-landlock"), _surveyed("no-namespaces")
     assert "Landlock file access" not in bare.layers()
     readable = [reason for reason in bare.missing if reason.startswith("secrets readable by the worker")]
     if bare.unprivileged:  # a kit closed to uid 65534 already: nothing for it to open

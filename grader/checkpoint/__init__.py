@@ -33,7 +33,7 @@ _HUB_SOURCES = frozenset({"hub", HUB_ID, f"timm/{HUB_ID}", f"hf-hub:timm/{HUB_ID
 #: Files timm may have put in the Hugging Face cache for HUB_ID, in the order timm prefers them.
 _HUB_FILES = ("model.safetensors", "pytorch_model.bin")
 #: Seconds to wait for the hub to answer, so that an offline machine fails at once.
-_HUB_PROBE_TIMEOUT = 5.0
+_HUB_ANSWER_TIMEOUT = 5.0
 _OFFLINE_HINT = "offline, pass a local .safetensors, .pth or .npz file of it, or 'stand-in'"
 
 
@@ -304,7 +304,7 @@ def _require_hub() -> None:
 
     request = urllib.request.Request(constants.ENDPOINT, method="HEAD")
     try:
-        with urllib.request.urlopen(request, timeout=_HUB_PROBE_TIMEOUT):
+        with urllib.request.urlopen(request, timeout=_HUB_ANSWER_TIMEOUT):
             pass
     except urllib.error.HTTPError:
         return  # the hub answered, if only with an error status: it is reachable

@@ -97,7 +97,7 @@ class Grader:
             for step_id in STEP_IDS:
                 for visibility in VISIBILITIES:
                     self.cases(step_id, visibility)
-            # The runner's probe (waited for here) says whether its workers see the fixtures.
+            # The runner's survey (waited for here) says whether its workers see the fixtures.
             self.confine = self.runner.confines_files()
         except BaseException:
             self.runner.close()

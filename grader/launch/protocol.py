@@ -10,7 +10,7 @@ import socket
 import struct
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:  # imported with the first tensors: the zygote starts, and probes, before numpy loads
+if TYPE_CHECKING:  # imported with the first tensors: the zygote starts, and surveys, before numpy loads
     import numpy as np
 
 MAX_HEADER = 1 << 20  # 1 MiB of JSON

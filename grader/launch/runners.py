@@ -1,7 +1,7 @@
 """The runner: what starts the sandboxed workers, chosen here and nowhere else.
 
 Two runners implement one interface (`Runner`): the zygote (`zygote_runner.ZygoteRunner`, Linux: imports
-torch once and forks each worker into the probed sandbox) and the portable runner
+torch once and forks each worker into the surveyed sandbox) and the portable runner
 (`portable.PortableRunner`, macOS and Windows, or `VITGRADE_RUNNER=portable`: a fresh Python per
 worker, always one started ahead). The judge grades through the interface alone. The zygote alone
 can also be copied (`clone`): a pool of judges (`grade --jobs N`) shares one torch import that way.
@@ -35,7 +35,7 @@ class Runner(Protocol):
         """Whether workers see only the read-only view (the fixtures out of their reach)."""
 
     def report(self, memory: int) -> SandboxReport:
-        """The confinement its workers get (waits for the runner to have probed it)."""
+        """The confinement its workers get (waits for the runner to have surveyed it)."""
 
     def runs_ahead(self) -> bool:
         """Whether a step may run in a second worker of the same submission beside the first."""

@@ -7,8 +7,8 @@ a read-only view of the file system that holds only what the worker needs (an al
 empty tmpfs root); a private /proc; no capabilities; no_new_privs; memory and CPU-time limits; a
 subreaper and a parent-death signal, so that nothing outlives grading.
 
-`probe()` tries every layer once, in throwaway processes forked from the zygote; each step's worker
-then gets exactly the layers the probe found working (see `grader/worker/zygote.py` for which process does what).
+`survey()` tries every layer once, in throwaway processes forked from the zygote; each step's worker
+then gets exactly the layers the survey found working (see `grader/worker/zygote.py` for which process does what).
 Importing this module is safe on every platform: a libc function or module that is missing (macOS
 has no prctl or unshare, Windows no libc and no `resource`) makes its layer unavailable.
 """
@@ -347,11 +347,11 @@ def _landlock_allow(ruleset: int, path: str, rights: int) -> None:
         os.close(fd)
 
 
-# ---------------------------------------------------------------- the probe
+# ---------------------------------------------------------------- the survey
 
 @dataclass
 class Plan:
-    """Which layers every worker gets on this machine, as found by `probe()`."""
+    """Which layers every worker gets on this machine, as found by `survey()`."""
 
     namespaces: str | None = None
     """`plain` (root with CAP_SYS_ADMIN), `user` (inside a new user namespace) or None."""
@@ -412,11 +412,11 @@ def _has_sys_admin() -> bool:
     return False
 
 
-def probe(view_paths: list[str], needed: dict[str, list[str]] | None = None,
+def survey(view_paths: list[str], needed: dict[str, list[str]] | None = None,
           secrets: dict[str, str] | None = None) -> Plan:
     """Try every layer once, in throwaway processes forked from this one, and return what works.
 
-    The probe walks the same process chain as a worker (namespaces in the first child, the view in
+    The survey walks the same process chain as a worker (namespaces in the first child, the view in
     the second as PID 1, privileges and limits in the third), with `view_paths` as the view.
     Without the view, the worker becomes uid NOBODY as root, if that user can read `needed` (what
     it reads, by what it is: "Python", ...), and Landlock confines it to `view_paths` where the kernel
@@ -434,10 +434,10 @@ def probe(view_paths: list[str], needed: dict[str, list[str]] | None = None,
     switches = simulated()
     forced = "partial" in switches
     refused = forced or "no-namespaces" in switches
-    plan.namespaces = None if refused else _probe_namespaces(plan.missing)
+    plan.namespaces = None if refused else _survey_namespaces(plan.missing)
     if refused:
         plan.missing.append(f"namespaces and read-only view (VITGRADE_SANDBOX={os.environ['VITGRADE_SANDBOX']})")
-    found = _in_child(lambda: _probe_chain(plan.namespaces, view_paths), result=True)
+    found = _in_child(lambda: _survey_chain(plan.namespaces, view_paths), result=True)
     for key, value in found.items():
         if key == "missing":
             plan.missing += value
@@ -447,8 +447,8 @@ def probe(view_paths: list[str], needed: dict[str, list[str]] | None = None,
     if plan.view or forced:
         return plan
     if plan.namespaces is None and hasattr(os, "geteuid") and os.geteuid() == 0:
-        _probe_unprivileged(plan, needed or {"Python": view_paths})
-    _probe_landlock(plan, view_paths, "no-landlock" in switches)
+        _survey_unprivileged(plan, needed or {"Python": view_paths})
+    _survey_landlock(plan, view_paths, "no-landlock" in switches)
     _name_readable_secrets(plan, view_paths, secrets or {})
     return plan
 
@@ -463,7 +463,7 @@ def simulated() -> set[str]:
 NOBODY = 65534  # the uid and gid of `nobody` on Linux: owns nothing of the kit or the grader
 
 
-def _probe_unprivileged(plan: Plan, needed: dict[str, list[str]]) -> None:
+def _survey_unprivileged(plan: Plan, needed: dict[str, list[str]]) -> None:
     """Use the `unprivileged user` layer if uid NOBODY can read all of `needed`. Never chmods
     anything: an instructor's checkout is theirs to change."""
     # Found as root: to uid NOBODY a path inside a closed folder does not even exist.
@@ -488,7 +488,7 @@ def _probe_unprivileged(plan: Plan, needed: dict[str, list[str]]) -> None:
         plan.unprivileged = True
 
 
-def _probe_landlock(plan: Plan, view_paths: list[str], refused: bool) -> None:
+def _survey_landlock(plan: Plan, view_paths: list[str], refused: bool) -> None:
     """Use Landlock where the kernel offers it: checked by confining a throwaway process to the view."""
     if refused:
         plan.missing.append("Landlock file access (VITGRADE_SANDBOX=no-landlock)")
@@ -552,7 +552,7 @@ def _unreadable_part(path: str) -> str:
     return path
 
 
-def _probe_namespaces(missing: list[str]) -> str | None:
+def _survey_namespaces(missing: list[str]) -> str | None:
     """`plain`, `user` or None (with the reasons added to `missing`)."""
     reasons = []
     for kind in ("plain", "user"):
@@ -569,15 +569,15 @@ def _probe_namespaces(missing: list[str]) -> str | None:
     return None
 
 
-def _probe_chain(namespaces: str | None, view_paths: list[str]) -> dict:
+def _survey_chain(namespaces: str | None, view_paths: list[str]) -> dict:
     """In the first child: namespaces, then the view in a second, then privileges and limits."""
     if namespaces:
         enter_namespaces(user=namespaces == "user")
-        return _in_child(lambda: _probe_view_and_limits(view_paths), result=True)
-    return _probe_limits()
+        return _in_child(lambda: _survey_view_and_limits(view_paths), result=True)
+    return _survey_limits()
 
 
-def _probe_view_and_limits(view_paths: list[str]) -> dict:
+def _survey_view_and_limits(view_paths: list[str]) -> dict:
     found: dict = {"missing": []}
     try:
         refused = enter_view(view_paths)
@@ -585,11 +585,11 @@ def _probe_view_and_limits(view_paths: list[str]) -> dict:
         found["missing"] += refused
     except Exception as error:  # noqa: BLE001
         found["missing"].append(f"read-only view ({_reason(error)})")
-    limits = _in_child(_probe_limits, result=True)
+    limits = _in_child(_survey_limits, result=True)
     return {**found, **limits, "missing": found["missing"] + limits["missing"]}
 
 
-def _probe_limits() -> dict:
+def _survey_limits() -> dict:
     found: dict = {"missing": []}
     attempts = (("capabilities", "no capabilities", drop_capabilities),
                 ("no_new_privs", "no_new_privs", set_no_new_privs),
@@ -623,7 +623,7 @@ def _in_child(attempt, result: bool = False):
     with os.fdopen(read_end) as incoming:
         text = incoming.read()
     os.waitpid(pid, 0)
-    message = json.loads(text) if text else {"ok": False, "reason": "the probe process died"}
+    message = json.loads(text) if text else {"ok": False, "reason": "the survey's process died"}
     if not message["ok"]:
         raise OSError(0, message["reason"])
     return message["value"]

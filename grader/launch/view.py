@@ -96,7 +96,7 @@ def landlock_view(base: list[str], init: dict) -> tuple[list[str], list[str]]:
 
 
 def worker_reads(kit_root: Path) -> dict[str, list[str]]:
-    """What a worker without the view must be able to read, by what it is (for the probe of the
+    """What a worker without the view must be able to read, by what it is (for the survey of the
     unprivileged user, before torch is imported: its folder is found without importing it)."""
     import importlib.util
 
@@ -109,5 +109,5 @@ def worker_reads(kit_root: Path) -> dict[str, list[str]]:
 
 
 def secrets(kit_root: Path) -> dict[str, str]:
-    """What a worker must never read (grader/secret_files.py), by name: for the sandbox probe."""
+    """What a worker must never read (grader/secret_files.py), by name: for the sandbox survey."""
     return {name: str(path) for name, path in secret_paths(kit_root).items()}

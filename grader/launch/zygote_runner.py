@@ -54,7 +54,7 @@ class ZygoteRunner:
         return ours
 
     def plan(self) -> sandbox.Plan:
-        """The zygote's probe: which confinement layers its workers get (waits for it once)."""
+        """The zygote's survey: which confinement layers its workers get (waits for it once)."""
         if self._plan is None:
             self._sock.settimeout(120)
             header, _ = protocol.receive(self._sock)
@@ -65,7 +65,7 @@ class ZygoteRunner:
         return self._plan
 
     def report(self, memory: int) -> SandboxReport:
-        """The probe's findings as reports show them, the memory limit with its figure."""
+        """The survey's findings as reports show them, the memory limit with its figure."""
         plan = self.plan()
         layers = [f"memory limit {memory / 2**30:g} GiB" if layer == "memory limit" else layer
                   for layer in plan.layers()]

@@ -1,4 +1,4 @@
-"""What the worker watches while student code runs: the ATen operators it makes run, the library
+"""What the worker records while student code runs: the ATen operators it makes run, the library
 functions it calls, and the modules it imports (timm, and the kit's own modules beyond the public
 API). Which operators, functions and kit imports a step forbids is its rules' business (`grader.steps`).
 
@@ -205,23 +205,23 @@ ERASED = f"the worker's record of its operators, edited ({INSTRUMENTS})"
 
 # ---------------------------------------------------------------- library names
 
-_names_watched = False
+_library_names_noted = False
 
 
-def watch_library_names() -> None:
+def note_library_names() -> None:
     """Wrap every step's forbidden functions of torch's Python namespaces, once per process; a call
     is noted while a step whose rules forbid it is recorded, so a report can name `F.layer_norm`
-    beside its operators. Names under `torch.ops` are operators themselves (the dispatcher watch
-    sees them); names outside torch (torchvision's) would cost the worker an import, and their work
+    beside its operators. Names under `torch.ops` are operators themselves (the dispatcher's
+    recording sees them); names outside torch (torchvision's) would cost the worker an import, and their work
     reaches the dispatcher all the same."""
-    global _names_watched
-    if _names_watched:
+    global _library_names_noted
+    if _library_names_noted:
         return
     for dotted in ALL_FORBIDDEN_NAMES:
         if dotted.startswith("torch.") and not dotted.startswith("torch.ops."):
             owner, attribute = _wrap_target(dotted)
             setattr(owner, attribute, _noting(getattr(owner, attribute), dotted))
-    _names_watched = True
+    _library_names_noted = True
 
 
 def _wrap_target(dotted: str) -> tuple[Any, str]:
@@ -293,7 +293,7 @@ class ImportGuard(importlib.abc.MetaPathFinder):
     """Records timm, however imported, and the kit's private modules when student code reaches them
     (the import itself goes ahead: the step's calls are then reported like forbidden calls).
 
-    Three doors, three watches: a first import passes `sys.meta_path` (this finder: timm), a module
+    Three doors, three guards: a first import passes `sys.meta_path` (this finder: timm), a module
     already loaded passes only `builtins.__import__` or `importlib.import_module` (both wrapped), and
     a kit file executed by path raises the `exec` audit event (an audit hook).
     """

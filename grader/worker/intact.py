@@ -23,16 +23,16 @@ from typing import Any
 
 #: Top-level packages whose module attributes, classes and functions are compared: what student
 #: code computes with, and what the worker judges and replies with.
-WATCHED = ("torch", "numpy", "safetensors", "grader", "builtins", "math", "operator", "functools",
+GUARDED = ("torch", "numpy", "safetensors", "grader", "builtins", "math", "operator", "functools",
            "json", "socket", "struct", "io", "sys", "os", "importlib", "contextlib", "random")
 
 
-Owner = Any  # a watched namespace: a module by its name (str), a class by id() (int)
+Owner = Any  # a guarded namespace: a module by its name (str), a class by id() (int)
 
 
 @dataclass(frozen=True)
 class Contents:
-    """What one watched namespace holds. The objects themselves, compared by identity: `id()` raises
+    """What one guarded namespace holds. The objects themselves, compared by identity: `id()` raises
     an audit event, and with the worker's audit hook installed 120,000 calls cost 0.2 s. Holding them
     also keeps a replaced object alive, so no new object can take its place at the same address."""
 
@@ -58,7 +58,7 @@ class Contents:
 
 @dataclass
 class Snapshot:
-    """Everything watched, and the settings a step may change."""
+    """Everything guarded, and the settings a step may change."""
 
     namespaces: dict[Owner, Contents]
     settings: dict[str, Any]
@@ -66,8 +66,8 @@ class Snapshot:
     rng: tuple[Any, Any, Any]
 
 
-def _watched(name: str) -> bool:
-    return name.split(".", 1)[0] in WATCHED
+def _guarded(name: str) -> bool:
+    return name.split(".", 1)[0] in GUARDED
 
 
 SCALARS = (int, float, complex, str, bytes, bool, type(None))
@@ -88,14 +88,14 @@ def _contents(namespace: Any, functions: bool) -> Contents:
 
 
 def _namespaces() -> dict[Owner, Contents]:
-    """The contents of every watched module, and of the classes they hold: replacing or patching
+    """The contents of every guarded module, and of the classes they hold: replacing or patching
     any attribute, or a module function's code or defaults, changes one."""
     with warnings.catch_warnings():  # looking at a deprecated alias is not using it
         warnings.simplefilter("ignore")
         found: dict[Owner, Contents] = {}
         classes: dict[int, type] = {}
         for name, module in list(sys.modules.items()):
-            namespace = getattr(module, "__dict__", None) if _watched(name) else None
+            namespace = getattr(module, "__dict__", None) if _guarded(name) else None
             if not isinstance(namespace, dict):
                 continue
             found[name] = contents = _contents(namespace, functions=True)

@@ -30,7 +30,7 @@ JUDGE_CHECK = 0.5  # seconds between checks that the judge is still there (POSIX
 def main(argv: list[str]) -> None:
     sock = _socket(argv)
     serving.preload()
-    _watch_judge()
+    _end_with_judge()
     protocol.send(sock, {"type": "started", "pid": os.getpid()})
     try:
         header, _ = protocol.receive(sock)
@@ -55,8 +55,8 @@ def main(argv: list[str]) -> None:
         if header.get("op") != "step":
             os._exit(0)
         step = {**init, **{k: v for k, v in header.items() if k != "op"}}
-        serving.install_watches(step["step"])
-        before = before or intact.snapshot()  # after the watches, before any student code
+        serving.install_recorders(step["step"])
+        before = before or intact.snapshot()  # after the recorders, before any student code
         intact.restore_randomness(before)
         try:
             serving.bind_earlier_steps(step["step"], Path(step["submission"]), step["step_references"])
@@ -123,7 +123,7 @@ def _end_output(marker: str) -> None:
         pass
 
 
-def _watch_judge() -> None:
+def _end_with_judge() -> None:
     """End this worker if the judge dies (POSIX has no parent-death signal outside Linux; on
     Windows the Job Object does this): a killed judge must not leave a loop running. The judge, not
     the parent: the parent is the keeper, which student code may kill without harm to the step."""
@@ -140,12 +140,12 @@ def _watch_judge() -> None:
             return False
         return True
 
-    def watch() -> None:
+    def follow() -> None:
         while alive():
             time.sleep(JUDGE_CHECK)
         os._exit(protocol.EXIT_BROKEN)
 
-    threading.Thread(target=watch, daemon=True).start()
+    threading.Thread(target=follow, daemon=True).start()
 
 
 if __name__ == "__main__":

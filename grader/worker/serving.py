@@ -468,7 +468,7 @@ def serve(sock: socket.socket, init: dict[str, Any], context: Context) -> None:
         return
     from grader.student import load_step_file
 
-    install_watches(step_id)
+    install_recorders(step_id)
     evidence = LOG.forbidden
     try:  # the file's top level is the student's code too: what it runs there is recorded
         with captured_output() as printed, instruments.recording(step_id, evidence):
@@ -511,21 +511,21 @@ def note_memory_limit(limit: int) -> None:
 _GUARD: list[instruments.ImportGuard] = []  # one per process: its hooks cannot be removed, only re-aimed
 
 
-def prepare_watches() -> None:
-    """The step-independent watches (torch's library names, the doors past the recording), in a
+def prepare_recorders() -> None:
+    """The step-independent recorders (torch's library names, the doors past the recording), in a
     process that forks step processes (the zygote): done once there, each fork inherits them
     instead of touching every torch module's namespace again (tens of milliseconds of
     copy-on-write per step, 19 ms in a submission's worker parent)."""
-    instruments.watch_library_names()
+    instruments.note_library_names()
     instruments.guard_instruments(LOG.forbidden.add)
 
 
-def install_watches(step_id: str) -> None:
+def install_recorders(step_id: str) -> None:
     """The recorders of library names and imports, installed once per process and aimed at
     `step_id`'s rules (before any student code: a portable worker snapshots its interpreter after)."""
     from grader.steps import get_step
 
-    prepare_watches()  # nothing to do where the parent installed them
+    prepare_recorders()  # nothing to do where the parent installed them
     LOG.step = step_id
     if _GUARD:
         _GUARD[0].step = get_step(step_id)

@@ -1,4 +1,4 @@
-"""The zygote: imports torch once, probes the sandbox, then forks one sandboxed worker per submission,
+"""The zygote: imports torch once, surveys the sandbox, then forks one sandboxed worker per submission,
 which forks a fresh process for each step.
 
 Process tree for one submission (C1-C3 are forked here):
@@ -11,7 +11,7 @@ patched torch, module state) dies with its C3, and the next step starts from C2'
 captures each C3's stdout/stderr, reports how it ended, then kills whatever it left behind and
 empties the view's /tmp; it ends itself when that fails, and the judge starts a fresh one. When C2
 dies the kernel kills everything in its PID namespace, so nothing the student starts can outlive
-the submission. Each layer is used only where the probe (before `ready`) found that this machine
+the submission. Each layer is used only where the survey (before `ready`) found that this machine
 allows it.
 
 A pool of judges (`vitgrade grade --jobs N`) shares one torch import: the grading command starts
@@ -38,7 +38,7 @@ class Zygote:
     (a copy forked by `clone` inherits it and forgets the copies, which are not its children)."""
 
     def __init__(self, plan: sandbox.Plan, base_view: list[str]) -> None:
-        self.plan = plan  # what the probe found this machine allows
+        self.plan = plan  # what the survey found this machine allows
         self.base_view = base_view  # what every worker sees of the file system
         self.copies: set[int] = set()  # this zygote's copies still running (see _clone)
         self.contexts: dict[str, Any] = {}  # checkpoint file -> its serving.Context, built here once
@@ -49,12 +49,12 @@ def main(fd: int) -> None:
 
     control = socket.socket(fileno=fd)
     # Before torch: forking a small process is cheap.
-    plan = sandbox.probe(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
+    plan = sandbox.survey(view.base_view(KIT_ROOT), view.worker_reads(KIT_ROOT), view.secrets(KIT_ROOT))
     gc.disable()  # until preload() has frozen what it imports (see there)
-    from grader.worker import serving  # imports torch: only now, after the probe's forks
+    from grader.worker import serving  # imports torch: only now, after the survey's forks
 
     serving.preload()
-    serving.prepare_watches()  # once for every submission, not in each one's worker parent (19 ms)
+    serving.prepare_recorders()  # once for every submission, not in each one's worker parent (19 ms)
     z = Zygote(plan, view.base_view(KIT_ROOT))
     if z.plan.subreaper:
         sandbox.set_subreaper()
@@ -86,7 +86,7 @@ def _serve(z: Zygote, control: socket.socket) -> None:
 
 def _clone(z: Zygote, control: socket.socket) -> None:
     """A copy of this zygote for the line that came with the message: forked with torch imported
-    and the sandbox probed, it serves one judge of a pool (`vitgrade grade --jobs N`), whose
+    and the sandbox surveyed, it serves one judge of a pool (`vitgrade grade --jobs N`), whose
     submissions' workers are its children alone, so that judge's reaping never reaches another's.
     It ends with its line, or with this zygote."""
     _, fds, _, _ = socket.recv_fds(control, 1, 1)
