@@ -9,7 +9,7 @@ it breaks, hidden cases included, and its failing messages sorted into
 
 Claims are read from the results' findings, never from their words: a diagnosis finding claims the
 kinds of structure (mutants.fresh.CLAIMS) registered with it, an edit the search found those its kind
-of edit changes (grader.suites.search.EDIT_KINDS, MOVE_KINDS), the kit's other checks those of
+of edit changes (grader.suites.findings.EDIT_KINDS, MOVE_KINDS), the kit's other checks those of
 CHECK_CLAIMS, and a catalogue match ("known.") counts as named. A finding's kinds are the ways the one
 structure it names may be described (`subtracted:b_E` is a term with the wrong sign): it claims what the
 mistake has when one of them is a kind of the mistake.
@@ -50,7 +50,7 @@ from grader.reports.contract import from_json
 from grader.results import StepResult, TestResult
 from grader.steps import get_step
 from grader.suites import search
-from grader.suites.diagnosis import kinds_of
+from grader.suites.findings import kinds_of
 import numpy as np
 from mutants.catalogue import Mutant
 from mutants.fresh import FRESH, INDEPENDENT, Fresh
@@ -59,7 +59,7 @@ from mutants.unseen import CLAIMS as UNSEEN_CLAIMS
 from mutants.unseen import UNSEEN
 
 #: What the kit's own checks claim, by the start of their finding id (the diagnosis's own findings
-#: say it themselves: grader.suites.diagnosis.FINDINGS); `wrong_values` and `wrong_count` say where, not what.
+#: say it themselves: grader.suites.findings.FINDINGS); `wrong_values` and `wrong_count` say where, not what.
 CHECK_CLAIMS = {"shape": frozenset({"shape"}), "type": frozenset({"type"}), "dtype": frozenset({"type"}),
                 "input_modified": frozenset({"input"}), "error": frozenset({"shape"}),
                 "no_raise": frozenset({"raise"})}

@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from grader.numerics import DEFAULT_TOLERANCE as TOLERANCE
-from grader.suites.diagnosis import diagnose, diagnose_count
+from grader.results import Finding
+from grader.suites.diagnosis import diagnose, diagnose_count, said_beside
 
 rng = np.random.default_rng(0)
 
@@ -31,6 +32,21 @@ def test_nothing_is_said_where_no_structure_fits_or_nothing_is_wrong():
     assert said(case(), TOKENS, rng.normal(size=TOKENS.shape)) == ""
     assert said(case(), TOKENS, TOKENS + 1e-6) == ""
     assert said(case(), TOKENS, np.full(TOKENS.shape, np.nan)) == ""
+
+
+def test_beside_a_named_edit_the_structure_says_how_it_shows_never_another_mistake():
+    """Another class's probabilities are all near zero: beside "the target class − 1", "zero
+    everywhere" would send the student to a function returning zeros. An approximate GELU's numbers
+    are approximately right: that is said beside the edit."""
+    target = Finding("edit.index:target:-1", "t", "with the target class − 1")
+    zero = Finding("diagnosis.all_zero", "z", "the result is zero everywhere")
+    assert said_beside(target, zero) == [target]
+    assert said_beside(None, zero) == [zero]
+    gelu = Finding("edit.move:sigmoid", "g", "with a sigmoid")
+    approximate = Finding("diagnosis.approximate", "a", "approximately right everywhere")
+    assert said_beside(gelu, approximate) == [gelu, approximate]
+    constant_fill = Finding("edit.constant:fill:0", "f", "with the fill 0")
+    assert said_beside(constant_fill, Finding("diagnosis.constant", "c", "one value")) == [constant_fill]
 
 
 def test_a_per_feature_offset_and_the_argument_it_equals():

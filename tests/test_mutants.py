@@ -17,7 +17,7 @@ from grader.mistakes import CATALOGUE
 from grader.paths import SOLUTIONS, step_file
 from grader.results import StepResult
 from grader.steps import STEP_IDS, STEPS
-from grader.suites.diagnosis import kinds_of
+from grader.suites.findings import kinds_of
 from mutants.catalogue import MUTANTS, Mutant
 
 MIN_PER_STEP = 4

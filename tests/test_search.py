@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 from grader.expected.store import Case, load_manifest, load_cases
 from grader.paths import FIXTURES
-from grader.suites import search
+from grader.suites import findings, search
 from grader.numerics import DEFAULT_TOLERANCE
 
 CHECKPOINT = str(FIXTURES / load_manifest()["checkpoint"]["file"])
@@ -290,6 +290,6 @@ def test_every_edit_the_search_can_name_claims_kinds_of_structure():
         call = search._Call(case, function, search.arguments(case), 0 if case.function == "qkv_heads" else None)
         ids = {c.id for c in search.candidates(case.function, call.trace)}
         tried |= ids
-        unclaimed |= {i for i in ids if not search.edit_kinds(f"edit.{i}")}
+        unclaimed |= {i for i in ids if not findings.edit_kinds(f"edit.{i}")}
     assert not unclaimed, sorted(unclaimed)
     assert {"move:post_ln", "replaced:v:k", "axis:softmax_axis:-2"} <= tried  # the search's edits were read

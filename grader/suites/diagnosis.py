@@ -19,6 +19,7 @@ from grader.expected.arguments import numpy_array
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
+from grader.suites.findings import FINDINGS, beside
 try:  # the correct maths and the search over its edits: instructor side only, the student release leaves
     # them out (its visible cases carry every edit's fingerprint instead, grader.suites.support)
     from grader import lecture_maths as maths
@@ -26,66 +27,12 @@ try:  # the correct maths and the search over its edits: instructor side only, t
 except ImportError:
     maths = search = None
 
-#: Every finding the diagnosis can make, by id: what it claims in words without numbers, the kinds
-#: of structure it claims the error has (a message may claim only what the mistake has: the kit's
-#: tests hold every unseen mistake to this), and the lecture page that explains it, where one does.
-FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, frozenset(kinds.split()), page)
-                                                              for name, title, kinds, page in [
-    ("sign", "every value has the wrong sign", "sign", None),
-    ("transposed", "the result is the expected one transposed", "order shape axis", None),
-    ("rows_missing", "some rows are missing", "shape part", None),
-    ("not_probabilities", "the values are not probabilities", "term activation", 42),
-    ("log_probabilities", "log-probabilities instead of logits", "term activation", 52),
-    ("probabilities", "probabilities instead of logits", "term activation", 52),
-    ("scores_not_weights", "scores instead of attention weights", "term activation", 28),
-    ("softmax_over_queries", "the softmax ran over the queries", "axis", 28),
-    ("rows_not_normalized", "rows of weights that do not sum to 1", "axis activation", 28),
-    ("temperature", "the weights of wrongly scaled scores", "term scale", 28),
-    ("output_mixed_up", "one output holds another output's expected value", "term order", None),
-    ("all_zero", "the result is zero everywhere", "constant", None),
-    ("constant", "the result is one value everywhere", "constant", None),
-    ("scaled", "the right values times one wrong factor", "scale", None),
-    ("rows_scaled", "each row times a wrong factor of its own", "scale", None),
-    ("affine", "the right values through a wrong scale and shift", "scale shift", None),
-    ("shifted", "every value off by the same constant", "shift", None),
-    ("offset_vector", "the same wrong offset in every row", "shift term", None),
-    ("rows_shifted", "each row off by a constant of its own", "shift", None),
-    ("input_added", "an input added once too often, or left out", "term inputs", 34),
-    ("reordered", "the right values in the wrong order", "order", None),
-    ("heads_reordered", "the joined heads in the wrong order", "order", 32),
-    ("mean_pooled", "the mean of the rows instead of the CLS row", "term", 38),
-    ("cls_before_norm", "the CLS row before the final LayerNorm", "term", 38),
-    ("wrong_row_read", "another row than CLS read", "term", 38),
-    ("some_rows", "only some rows are wrong", "part", None),
-    ("normalization", "LayerNorm's division by the standard deviation is off", "scale term", 36),
-    ("float16", "a computation in float16", "approximate type", None),
-    ("approximate", "approximately right everywhere", "approximate", None),
-    ("cover_nothing", "nothing was covered", "fill part", 42),
-    ("cover_place", "the cover in the wrong place", "part", 42),
-    ("cover_fill", "the cover filled with the wrong value", "fill", 42),
-    ("cover_channel_means", "the cover filled with the channel means", "fill", 42),
-    ("position_multiplied", "content and position multiplied", "term", 16),
-    ("position_scaled", "the position table added times a factor", "term scale", 16),
-    ("position_mean", "the table's mean row added to every token", "term shift", 17),
-    ("position_feature_mean", "each position row's mean added instead of the row", "term", 16),
-    ("position_reordered", "the position rows added in the wrong order", "order term", 17),
-    ("magnitude", "the sizes of the expected values, their signs lost", "magnitude", None),
-    ("cls_count", "the CLS token counted wrongly", "term", 48),
-]}
-
 
 def _found(name: str, sentence: str) -> Finding:
     """A finding of the diagnosis, with its registered title and page."""
     title, _, page = FINDINGS[name]
     return Finding(f"diagnosis.{name}", title, " ".join(sentence.split()), page)
 
-
-def kinds_of(finding_id: str) -> frozenset[str]:
-    """The kinds of structure a diagnosis finding or a search's edit claims (none for other findings)."""
-    prefix, _, name = finding_id.partition(".")
-    if prefix == "edit":
-        return search.edit_kinds(finding_id) if search is not None else frozenset()
-    return FINDINGS[name][1] if prefix == "diagnosis" and name in FINDINGS else frozenset()
 
 #: Axes whose entries are rows of the lecture's tables (tokens, patches, heads, ...), in the order
 #: findings prefer them; the last axis of an array is its features.
@@ -118,9 +65,18 @@ def diagnose(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numeri
         edit = search.find_edit(case, e, g, tolerance, _part_index(expected, parts or {})) \
             if search is not None and search_edits else None
         structure = _structure(case, e, g, close, parts or {})
-        return [f for f in (edit, structure) if f is not None]
+        return said_beside(edit, structure)
     except Exception:  # noqa: BLE001 - a finding is extra: failing to find one must not hide the rest
         return []
+
+
+def said_beside(edit: Finding | None, structure: Finding | None) -> list[Finding]:
+    """The findings a failing test says: the named edit first, the structure of the error beside it
+    unless it would send the student to another mistake (grader.suites.findings.beside); the
+    structure alone where no edit is named."""
+    if edit is None:
+        return [structure] if structure is not None else []
+    return [edit, structure] if structure is not None and beside(edit.id, structure.id) else [edit]
 
 
 def _structure(case: Any, e: np.ndarray, g: np.ndarray, close: numerics.Closeness,

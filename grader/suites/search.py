@@ -694,63 +694,6 @@ _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
 }
 
 
-# ---------------------------------------------------------------- what an edit claims
-
-#: The kinds of structure (as the kit's tests name them: a term, a sign, an order, ...) each kind of edit
-#: claims the error has, by the first part of its id. A finding's kinds are the ways the one change it
-#: names may be described: `subtracted:b_E` is a term with the wrong sign.
-EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for prefix, kinds in [
-    ("replaced", "term"), ("sign", "sign"), ("transposed", "axis order term"), ("left_out", "term"),
-    ("subtracted", "sign term"), ("twice", "term"), ("scaled", "term"), ("squared", "term"),
-    ("inverted", "term"), ("root", "term"), ("reversed", "order"), ("shifted", "order"),
-    ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
-    ("index", "term"), ("activation", "activation"), ("size", "part"),
-]}
-#: What each of the lecture's known moves claims, by its name.
-MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
-    ("post_ln", "order term"), ("parallel", "inputs order"), ("one_norm", "term"), ("no_residuals", "term"),
-    ("mlp_first", "order"), ("unbiased_variance", "term"), ("eps_outside_root", "term"),
-("multiplied", "term"), ("causal_mask", "part term"),
-    ("softmax", "activation term"), ("log_softmax", "activation term"), ("mean_pooling", "term"),
-    ("no_final_norm", "term"), ("max_pooling", "term"), ("mean_pooling_before_norm", "term"),
-    ("max_pooling_before_norm", "term"), ("relu_after_projection", "activation"),
-    ("gelu_after_projection", "activation"),
-    ("absolute_change", "magnitude"), ("cls_last", "order"), ("cls_zeros", "part term"), ("cls_added", "term"),
-    ("cls_without_position", "part term"), ("imagenet_stats", "term"), ("reshape_no_transpose", "order"),
-    ("scale_by_D", "term"), ("heads_joined_without_transpose", "order"), ("residual_included", "inputs term"),
-    ("tokens_scaled", "term"), ("residual_from_normed", "term inputs"), ("no_pre_norm", "term"),
-    ("norms_swapped", "term"), ("uncentred_variance", "term"), ("global_mean", "term"),
-    ("weight_bias_swapped", "term"), ("no_exp", "activation"), ("max_over_queries", "axis"),
-    ("sigmoid", "activation"), ("unit_h", "inputs term"), ("one_head", "term"),
-    ("blocks_last_skipped", "term"), ("blocks_reversed", "order"),
-    ("blocks_first_repeated", "term"), ("blocks_last_only", "inputs term"), ("blocks_first_skipped", "term"),
-    ("final_norm_ln2", "term"), ("blocks_none", "term inputs"), ("covers_softmax_over_batch", "axis"),
-    ("covers_target-1", "term"), ("covers_target+1", "term"), ("original_logit", "term"),
-    ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
-]}
-
-
-#: The single numbers whose every edit changes the whole result alike, and how: normalize's
-#: (x / 255 − 0.5) / 0.5 is shifted by another mean, scaled by another std, both by another range.
-QUANTITY_KINDS: dict[str, frozenset[str]] = {"pixel_mean": frozenset({"shift"}), "pixel_std": frozenset({"scale"}),
-                                             "pixel_range": frozenset({"scale", "shift"})}
-
-
-def edit_kinds(finding_id: str) -> frozenset[str]:
-    """The kinds of structure an edit finding (`edit.<kind>:<quantity>...`) claims; none for others.
-    A changed constant claims a wrong fill where it is the cover's fill, a wrong term elsewhere (eps)."""
-    prefix, _, edit = finding_id.partition(".")
-    if prefix != "edit":
-        return frozenset()
-    kind, _, rest = edit.partition(":")
-    if kind == "move":
-        return MOVE_KINDS.get(rest, frozenset())
-    quantity = rest.split(":")[0]
-    if kind == "constant":
-        return frozenset({"fill"} if quantity == "fill" else {"term"})
-    return EDIT_KINDS.get(kind, frozenset()) | QUANTITY_KINDS.get(quantity, frozenset())
-
-
 # ---------------------------------------------------------------- the call, rebuilt in numpy
 
 def arguments(case: Any) -> list[Any]:

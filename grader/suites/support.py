@@ -16,7 +16,7 @@ from grader.expected.store import Case, Fingerprint
 from grader.numerics import case_tolerance
 from grader.results import PROBABILITY_MAP, Finding
 from grader.steps import get_step
-from grader.suites.diagnosis import diagnose, diagnose_count
+from grader.suites.diagnosis import diagnose, diagnose_count, said_beside
 from grader.suites.feedback import INSTRUMENTS, Feedback, compare, shape_text
 from grader.suites.returned import Returned
 
@@ -181,7 +181,8 @@ def _explanation(case: Case, expected: np.ndarray, value: np.ndarray, tolerance:
     edit = _edit_named(case, expected, value, part)
     findings = diagnose(case, expected, value, tolerance, parts,  # type: ignore[arg-type]
                         search_edits=case.edits is None and edit is None)
-    findings = [edit, *findings] if edit is not None else findings
+    if edit is not None:  # the diagnosis found no edit of its own: what it found is the structure
+        findings = said_beside(edit, findings[0] if findings else None)
     return "".join(f"\n{finding.sentence}" for finding in findings), (findings[0] if findings else None)
 
 

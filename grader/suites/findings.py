@@ -1,0 +1,144 @@
+"""Every finding id the feedback gives, and what it claims: the one registry a maintainer adds to.
+
+A finding is a sentence a failing test says beside its numbers, with an id that results and reports
+carry (`diagnosis.transposed`, `edit.move:post_ln`, `known.no_scale`). Each id claims kinds of
+structure of the error (a term, a sign, an order, an axis, ...): what the sentence says is wrong.
+Registered here, apart from how each finding is found:
+
+- `FINDINGS`: the structural checks of grader/suites/diagnosis.py (`diagnosis.<name>`), each with
+  its title, kinds and lecture page;
+- `EDIT_KINDS`, `MOVE_KINDS`, `QUANTITY_KINDS`: the edits of the lecture's computation that the
+  search (grader/suites/search.py) and the fixtures' fingerprints name (`edit.<kind>:<quantity>`,
+  `edit.move:<name>` for the lecture's known moves);
+- the catalogue's mistakes (`known.<id>`) are registered with their edits in
+  grader/mistakes/catalogue.py, which the student release leaves out: each is one edit away from
+  the answer.
+
+This module ships with the release, so that a student's `check` and an instructor's `grade` weigh
+the same findings alike (`beside`); it holds words and names, never a computation.
+"""
+from __future__ import annotations
+
+#: Every finding the diagnosis can make, by id: what it claims in words without numbers, the kinds
+#: of structure it claims the error has (a message may claim only what the mistake has: the kit's
+#: tests hold every unseen mistake to this), and the lecture page that explains it, where one does.
+FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, frozenset(kinds.split()), page)
+                                                              for name, title, kinds, page in [
+    ("sign", "every value has the wrong sign", "sign", None),
+    ("transposed", "the result is the expected one transposed", "order shape axis", None),
+    ("rows_missing", "some rows are missing", "shape part", None),
+    ("not_probabilities", "the values are not probabilities", "term activation", 42),
+    ("log_probabilities", "log-probabilities instead of logits", "term activation", 52),
+    ("probabilities", "probabilities instead of logits", "term activation", 52),
+    ("scores_not_weights", "scores instead of attention weights", "term activation", 28),
+    ("softmax_over_queries", "the softmax ran over the queries", "axis", 28),
+    ("rows_not_normalized", "rows of weights that do not sum to 1", "axis activation", 28),
+    ("temperature", "the weights of wrongly scaled scores", "term scale", 28),
+    ("output_mixed_up", "one output holds another output's expected value", "term order", None),
+    ("all_zero", "the result is zero everywhere", "constant", None),
+    ("constant", "the result is one value everywhere", "constant", None),
+    ("scaled", "the right values times one wrong factor", "scale", None),
+    ("rows_scaled", "each row times a wrong factor of its own", "scale", None),
+    ("affine", "the right values through a wrong scale and shift", "scale shift", None),
+    ("shifted", "every value off by the same constant", "shift", None),
+    ("offset_vector", "the same wrong offset in every row", "shift term", None),
+    ("rows_shifted", "each row off by a constant of its own", "shift", None),
+    ("input_added", "an input added once too often, or left out", "term inputs", 34),
+    ("reordered", "the right values in the wrong order", "order", None),
+    ("heads_reordered", "the joined heads in the wrong order", "order", 32),
+    ("mean_pooled", "the mean of the rows instead of the CLS row", "term", 38),
+    ("cls_before_norm", "the CLS row before the final LayerNorm", "term", 38),
+    ("wrong_row_read", "another row than CLS read", "term", 38),
+    ("some_rows", "only some rows are wrong", "part", None),
+    ("normalization", "LayerNorm's division by the standard deviation is off", "scale term", 36),
+    ("float16", "a computation in float16", "approximate type", None),
+    ("approximate", "approximately right everywhere", "approximate", None),
+    ("cover_nothing", "nothing was covered", "fill part", 42),
+    ("cover_place", "the cover in the wrong place", "part", 42),
+    ("cover_fill", "the cover filled with the wrong value", "fill", 42),
+    ("cover_channel_means", "the cover filled with the channel means", "fill", 42),
+    ("position_multiplied", "content and position multiplied", "term", 16),
+    ("position_scaled", "the position table added times a factor", "term scale", 16),
+    ("position_mean", "the table's mean row added to every token", "term shift", 17),
+    ("position_feature_mean", "each position row's mean added instead of the row", "term", 16),
+    ("position_reordered", "the position rows added in the wrong order", "order term", 17),
+    ("magnitude", "the sizes of the expected values, their signs lost", "magnitude", None),
+    ("cls_count", "the CLS token counted wrongly", "term", 48),
+]}
+
+
+#: The kinds of structure (as the kit's tests name them: a term, a sign, an order, ...) each kind of edit
+#: claims the error has, by the first part of its id. A finding's kinds are the ways the one change it
+#: names may be described: `subtracted:b_E` is a term with the wrong sign.
+EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for prefix, kinds in [
+    ("replaced", "term"), ("sign", "sign"), ("transposed", "axis order term"), ("left_out", "term"),
+    ("subtracted", "sign term"), ("twice", "term"), ("scaled", "term"), ("squared", "term"),
+    ("inverted", "term"), ("root", "term"), ("reversed", "order"), ("shifted", "order"),
+    ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
+    ("index", "term"), ("activation", "activation"), ("size", "part"),
+]}
+#: What each of the lecture's known moves claims, by its name.
+MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
+    ("post_ln", "order term"), ("parallel", "inputs order"), ("one_norm", "term"), ("no_residuals", "term"),
+    ("mlp_first", "order"), ("unbiased_variance", "term"), ("eps_outside_root", "term"),
+("multiplied", "term"), ("causal_mask", "part term"),
+    ("softmax", "activation term"), ("log_softmax", "activation term"), ("mean_pooling", "term"),
+    ("no_final_norm", "term"), ("max_pooling", "term"), ("mean_pooling_before_norm", "term"),
+    ("max_pooling_before_norm", "term"), ("relu_after_projection", "activation"),
+    ("gelu_after_projection", "activation"),
+    ("absolute_change", "magnitude"), ("cls_last", "order"), ("cls_zeros", "part term"), ("cls_added", "term"),
+    ("cls_without_position", "part term"), ("imagenet_stats", "term"), ("reshape_no_transpose", "order"),
+    ("scale_by_D", "term"), ("heads_joined_without_transpose", "order"), ("residual_included", "inputs term"),
+    ("tokens_scaled", "term"), ("residual_from_normed", "term inputs"), ("no_pre_norm", "term"),
+    ("norms_swapped", "term"), ("uncentred_variance", "term"), ("global_mean", "term"),
+    ("weight_bias_swapped", "term"), ("no_exp", "activation"), ("max_over_queries", "axis"),
+    ("sigmoid", "activation"), ("unit_h", "inputs term"), ("one_head", "term"),
+    ("blocks_last_skipped", "term"), ("blocks_reversed", "order"),
+    ("blocks_first_repeated", "term"), ("blocks_last_only", "inputs term"), ("blocks_first_skipped", "term"),
+    ("final_norm_ln2", "term"), ("blocks_none", "term inputs"), ("covers_softmax_over_batch", "axis"),
+    ("covers_target-1", "term"), ("covers_target+1", "term"), ("original_logit", "term"),
+    ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
+]}
+
+
+#: The single numbers whose every edit changes the whole result alike, and how: normalize's
+#: (x / 255 − 0.5) / 0.5 is shifted by another mean, scaled by another std, both by another range.
+QUANTITY_KINDS: dict[str, frozenset[str]] = {"pixel_mean": frozenset({"shift"}), "pixel_std": frozenset({"scale"}),
+                                             "pixel_range": frozenset({"scale", "shift"})}
+
+
+def edit_kinds(finding_id: str) -> frozenset[str]:
+    """The kinds of structure an edit finding (`edit.<kind>:<quantity>...`) claims; none for others.
+    A changed constant claims a wrong fill where it is the cover's fill, a wrong term elsewhere (eps)."""
+    prefix, _, edit = finding_id.partition(".")
+    if prefix != "edit":
+        return frozenset()
+    kind, _, rest = edit.partition(":")
+    if kind == "move":
+        return MOVE_KINDS.get(rest, frozenset())
+    quantity = rest.split(":")[0]
+    if kind == "constant":
+        return frozenset({"fill"} if quantity == "fill" else {"term"})
+    return EDIT_KINDS.get(kind, frozenset()) | QUANTITY_KINDS.get(quantity, frozenset())
+
+
+def kinds_of(finding_id: str) -> frozenset[str]:
+    """The kinds of structure a diagnosis finding or an edit claims (none for other findings)."""
+    prefix, _, name = finding_id.partition(".")
+    if prefix == "edit":
+        return edit_kinds(finding_id)
+    return FINDINGS[name][1] if prefix == "diagnosis" and name in FINDINGS else frozenset()
+
+
+#: Kinds of structure said beside a named edit only where the edit claims them too. A result that is
+#: one value everywhere reads as "your function returns a constant"; where an edit reproduces the
+#: numbers (another class's probabilities, all near zero) that edit already says what was done.
+SAID_ALONE = frozenset({"constant"})
+
+
+def beside(edit_id: str, structure_id: str) -> bool:
+    """Whether a structural finding is said beside a named edit, saying how that edit shows in the
+    numbers (an approximate GELU: approximately right everywhere); not one of SAID_ALONE's kinds
+    that the edit does not claim, which would send the student to another mistake."""
+    structure = kinds_of(structure_id)
+    return not structure & SAID_ALONE or bool(structure & kinds_of(edit_id))
