@@ -352,7 +352,8 @@ def test_two_edits_that_fit_name_neither():
 
 
 def test_the_release_judges_without_the_maths_or_the_search():
-    """grader.suites.support imports, and names a visible case's edit, where neither module exists."""
+    """grader.suites.support imports, names a visible case's edit, and reads a photograph's cover, where
+    neither module exists."""
     import subprocess
     import sys
 
@@ -366,11 +367,21 @@ def test_the_release_judges_without_the_maths_or_the_search():
             "value = c.expected.astype(np.float64).copy()\n"
             "value.reshape(-1)[fp.index] = fp.values\n"
             "text, found = support._explanation(c, c.expected, value, (1e-3, 1e-4), None, None)\n"
-            "print(found.id if found else None, finding.id)\n")
+            "print(found.id if found else None, finding.id)\n"
+            # a photograph's cover filled with its channel means: the image is read without the maths
+            "from grader.expected.arguments import numpy_array\n"
+            "c = next(c for c in load_cases('08_occlusion', 'visible') if c.function == 'cover')\n"
+            "top, left, size = (next(a['value'] for a in c.args if a.get('name') == n) for n in ('top', 'left', 'size'))\n"
+            "image = numpy_array(c, 'images')\n"
+            "value = image.copy()\n"
+            "value[..., top:top + size, left:left + size] = image.mean(axis=(2, 3), keepdims=True)\n"
+            "found = diagnosis.diagnose(c, c.expected, value, (1e-5, 1e-5))\n"
+            "print(found[0].id if found else None, 'diagnosis.cover_channel_means')\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    found, expected = done.stdout.split()
-    assert found == expected
+    for line in done.stdout.splitlines():
+        found, expected = line.split()
+        assert found == expected
 
 
 def test_stale_fingerprints_are_said(tmp_path):

@@ -184,6 +184,11 @@ def with_arrays(params: Any, array: Callable[[Any], Any]) -> Any:
     return dataclasses.replace(params, **changes)
 
 
+#: (256,) float64: the level the checkpoint's transform gives each pixel value, 0 -> -1 ... 255 -> 1
+#: (page 8), as grader/photos.py looks them up for the workers.
+_LEVELS = np.linspace(-1.0, 1.0, 256)
+
+
 class NumpyReader:
     """The judge's arguments, in float64 (pixels stay uint8: `normalize` reads them).
 
@@ -199,12 +204,18 @@ class NumpyReader:
         return array if array.dtype == np.uint8 else np.asarray(array, np.float64)
 
     def pixels(self, pixels: np.ndarray, patch_size: int | None) -> np.ndarray:
-        try:  # the lecture maths: instructor side only (the release leaves it out)
+        """A photograph's uint8 pixels as the normalized images, or their patch rows. Images by a
+        lookup of each pixel value's level, in both the kit and the release (the same numbers on both
+        sides, and not `normalize`'s arithmetic, which students write); patch rows only where the
+        lecture maths ships (the instructor's kit): cutting patches is step 01's exercise."""
+        images = _LEVELS[pixels]  # (..., 3, H, W) float64
+        if patch_size is None:
+            return images
+        try:
             from grader import lecture_maths as maths
         except ImportError:
             raise Unreadable("pixels") from None
-        images = maths.normalize(pixels)
-        return images if patch_size is None else maths.patchify(images, patch_size)
+        return maths.patchify(images, patch_size)
 
     def checkpoint_part(self, spec: dict[str, Any]) -> Any:
         if not self.checkpoint:

@@ -704,10 +704,9 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
 
 
 def _cover_input(case: Any) -> np.ndarray | None:
-    """The normalized image the cover case passes; a photograph's pixels only where the lecture maths
-    may normalize them (`_recomputes`)."""
-    spec = next((spec for spec in case.args if spec.get("name") == "images"), {})
-    return numpy_array(case, "images") if "pixels" not in spec or _recomputes(case) else None
+    """The normalized image the cover case passes (a photograph's pixels looked up, in the kit and
+    the release alike)."""
+    return numpy_array(case, "images")
 
 
 _CHECKS = (_cover, _probabilities, _constant, _position, _sign, _magnitude, _transposed,
