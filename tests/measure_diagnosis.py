@@ -22,7 +22,8 @@ when grading, so this measures the search alone).
 Run: `PYTHONPATH=$PWD:$PWD/tests python tests/measure_diagnosis.py [-v]` (about 5 minutes on one core), or
 with `--catalogue` for the catalogue.
 
-With `--release`, the novel set (tests/mutants/novel.py) is measured twice, as a student and an instructor
+With `--release`, the novel set (tests/mutants/novel.py; with `--blind` the blind set,
+tests/mutants/blind.py, written without reading the diagnosis) is measured twice, as a student and an instructor
 meet it: the student's side is a release made by `vitgrade release`, without the lecture maths and the
 search (left out here too, should a release still hold them), whose own grader is launched from the
 release's folder in a virtual environment where the kit is not importable (`check STEP --submission DIR
@@ -214,12 +215,13 @@ def _sentence(test: TestResult) -> str:
     return test.finding.sentence if test.status != "passed" and test.finding else ""
 
 
-def measure_release(grader: Grader, root: Path) -> tuple[list[Verdict], list[Verdict], list[str]]:
-    """The novel set through the release's check and the instructor's grade, and the sentences that differ."""
+def measure_release(grader: Grader, root: Path,
+                    mistakes: list[Fresh]) -> tuple[list[Verdict], list[Verdict], list[str]]:
+    """A set through the release's check and the instructor's grade, and the sentences that differ."""
     release, python = make_release(root)
     student, instructor, differ = [], [], []
     options = replace(grader.options, hidden=True)
-    for mutant in NOVEL:
+    for mutant in mistakes:
         folder = submission_with(root / "novel" / mutant.name, mutant)
         checked = release_check(release, python, folder, mutant.step)
         graded = grader.grade_step(get_step(mutant.step), folder, {}, options)
@@ -227,6 +229,16 @@ def measure_release(grader: Grader, root: Path) -> tuple[list[Verdict], list[Ver
         instructor.append(sort_feedback(mutant.id, graded, mutant.claims))
         differ += [f"{mutant.id}: {name}" for name in different_sentences(checked, graded)]
     return student, instructor, differ
+
+
+def _release_set() -> list[Fresh]:
+    """The novel set, or with `--blind` the set written from the independent implementation and the
+    lecture alone (tests/mutants/blind.py)."""
+    if "--blind" in sys.argv:
+        from mutants.blind import BLIND
+
+        return BLIND
+    return NOVEL
 
 
 def summary(name: str, verdicts: list[Verdict]) -> str:
@@ -249,7 +261,7 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as folder:
             if "--release" in sys.argv:
-                student, instructor, differ = measure_release(grader, Path(folder))
+                student, instructor, differ = measure_release(grader, Path(folder), _release_set())
                 measured = {"release check": student, "instructor grade": instructor}
             else:
                 measured, differ = measure(grader, Path(folder)), []

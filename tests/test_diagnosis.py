@@ -49,6 +49,18 @@ def test_beside_a_named_edit_the_structure_says_how_it_shows_never_another_mista
     assert said_beside(constant_fill, Finding("diagnosis.constant", "c", "one value")) == [constant_fill]
 
 
+def test_probabilities_near_zero_but_not_zero_are_another_class_s_and_zeros_are_zeros():
+    """Of a thousand classes almost every one has a probability near zero: a target's quadrant
+    probabilities read from another class are tiny, not zero, and are said to be another class's; a
+    result of exact zeros is said to be zero."""
+    quadrants = case("quadrant_probabilities", axes=("quadrant",), grid=None)
+    expected = np.array([0.81, 0.74, 0.79, 0.62])
+    assert "a class the model gives almost no probability" in said(quadrants, expected,
+                                                                   np.array([3e-7, 1e-7, 0.0, 2e-7]))
+    assert said(quadrants, expected, np.zeros(4)) == "Every value of your result is zero (within the tolerance)."
+    assert "almost no probability" not in said(case(), TOKENS, np.full(TOKENS.shape, 1e-7))  # not probabilities
+
+
 def test_a_per_feature_offset_and_the_argument_it_equals():
     bias = rng.normal(size=6)
     text = said(case(b=bias), TOKENS, TOKENS - bias)
@@ -371,7 +383,8 @@ def test_the_release_judges_without_the_maths_or_the_search():
             # a photograph's cover filled with its channel means: the image is read without the maths
             "from grader.expected.arguments import numpy_array\n"
             "c = next(c for c in load_cases('08_occlusion', 'visible') if c.function == 'cover')\n"
-            "top, left, size = (next(a['value'] for a in c.args if a.get('name') == n) for n in ('top', 'left', 'size'))\n"
+            "top, left, size = (next(a['value'] for a in c.args if a.get('name') == n)\n"
+            "                   for n in ('top', 'left', 'size'))\n"
             "image = numpy_array(c, 'images')\n"
             "value = image.copy()\n"
             "value[..., top:top + size, left:left + size] = image.mean(axis=(2, 3), keepdims=True)\n"

@@ -247,12 +247,22 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
 
 # ---------------------------------------------------------------- sign, transpose, factors, offsets
 
+#: The functions that return (changes of) one class's probabilities: of a thousand classes, almost
+#: every one has a probability near zero, so a result near zero but not zero reads another class.
+CLASS_PROBABILITIES = ("quadrant_probabilities", "occlusion_map")
+
+
 def _constant(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """One value everywhere, where the expected values vary: no pattern to scale or shift."""
     value = float(g.mean())
     if not close(g, np.full_like(g, value)) or close(e, np.full_like(e, float(e.mean()))):
         return None
     if close(g, np.zeros_like(g)):
+        if case.function in CLASS_PROBABILITIES and np.any(g != 0):
+            return _found("unlikely_class", f"Every value of your result is near zero but not zero (the largest "
+                          f"{_fmt(float(np.abs(g).max()))}), where the target class's are not: those of a class "
+                          "the model gives almost no probability. The target is the class passed in, the one "
+                          "the model predicts for the image (page 42).")
         return _found("all_zero", "Every value of your result is zero (within the tolerance).")
     return _found("constant", f"Every value of your result is {_fmt(value)}: one number, whatever the input, "
                   "where the expected values vary.")

@@ -53,6 +53,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("normalization", "LayerNorm's division by the standard deviation is off", "scale term", 36),
     ("float16", "a computation in float16", "approximate type", None),
     ("approximate", "approximately right everywhere", "approximate", None),
+    ("unlikely_class", "the probabilities of a class the model gives almost nothing", "term", 42),
     ("cover_nothing", "nothing was covered", "fill part", 42),
     ("cover_place", "the cover in the wrong place", "part", 42),
     ("cover_fill", "the cover filled with the wrong value", "fill", 42),

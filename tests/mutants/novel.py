@@ -87,7 +87,7 @@ NOVEL = [
           'occlusion_map covers at (column, row): the map comes out transposed', 'occlusion_map swaps row and col.',
           '    covers = [cover(image, row * patch_size, col * patch_size, patch_size)\n',
           '    covers = [cover(image, col * patch_size, row * patch_size, patch_size)\n'),
-    fresh('08_occlusion', 'quad_shape_first_two', 'part',
+    fresh('08_occlusion', 'quad_shape_first_two', 'part constant',
           'quadrant_probabilities reads the height and width from image.shape[:2], (1, 3): nothing is covered',
           'quadrant_probabilities takes the first two sizes of the shape.',
           '    height, width = image.shape[-2:]\n', '    height, width = image.shape[:2]\n'),
