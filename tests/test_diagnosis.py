@@ -334,6 +334,28 @@ def test_a_visible_case_names_an_edit_by_lookup_without_the_search(monkeypatch, 
     assert finding is not None and finding.id == edit and text.strip().splitlines()[0] == finding.sentence
 
 
+def test_an_occlusion_map_of_minus_the_original_probability_reads_another_class_when_covered():
+    """A map that is minus the original probability everywhere: the covered images' probabilities were
+    read for a class the model gives almost nothing. The original is computed here by the workers'
+    own probe model on the photograph as the workers normalize it."""
+    import torch
+
+    from grader.photos import normalize_pixels
+    from grader.suites import diagnosis
+    from grader.worker.probe_model import ProbeModel
+
+    c = _visible("08_occlusion", "occlusion_map")
+    spec = {spec["name"]: spec for spec in c.args}
+    image = normalize_pixels(torch.from_numpy(c.tensors[spec["image"]["pixels"]].copy()))
+    logits = ProbeModel(torch.from_numpy(c.tensors[spec["model"]["weights"]].copy()).double())(image.double())
+    original = float(torch.softmax(logits, dim=-1)[0, spec["target"]["value"]])
+    found = diagnosis.diagnose(c, c.expected, np.full(c.expected.shape, -original + 1e-6), TOLERANCE,
+                               search_edits=False)  # the structure alone, as on a case the search cannot rerun
+    assert [f.id for f in found] == ["diagnosis.covered_other_class"]
+    assert [f.id for f in diagnosis.diagnose(c, c.expected, np.full(c.expected.shape, -0.5 * original),
+                                             TOLERANCE, search_edits=False)] == ["diagnosis.constant"]
+
+
 def test_every_visible_case_carries_its_edits_each_result_once():
     from grader.expected.store import load_cases
     from grader.steps import STEP_IDS

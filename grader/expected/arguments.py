@@ -221,7 +221,7 @@ class NumpyReader:
         if not self.checkpoint:
             raise Unreadable("checkpoint")
         if "params" in spec:
-            return checkpoint_part(spec, _float64_params(self.checkpoint))
+            return checkpoint_part(spec, float64_params(self.checkpoint))
         return np.asarray(checkpoint_part(spec, _float32_params(self.checkpoint)), np.float64)
 
     def model(self, name: str, weights: np.ndarray | None) -> Any:
@@ -244,7 +244,8 @@ def _float32_params(path: str) -> ViTParams:
 
 
 @functools.lru_cache(maxsize=2)
-def _float64_params(path: str) -> ViTParams:
+def float64_params(path: str) -> ViTParams:
+    """The checkpoint file's parameters in the lecture's layout, in float64 (the judge's maths)."""
     return with_arrays(_float32_params(path), lambda view: np.asarray(view, np.float64))
 
 

@@ -9,13 +9,14 @@ cases (about 0.1 s each), so it may afford a few passes over the arrays.
 """
 from __future__ import annotations
 
+import functools
 from typing import Any
 from collections.abc import Callable
 
 import numpy as np
 
 from grader import numerics
-from grader.expected.arguments import numpy_array
+from grader.expected.arguments import float64_params, numpy_array
 from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 from grader.suites.feedback import CHANNELS, patch_name
@@ -264,8 +265,33 @@ def _constant(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
                           "the model gives almost no probability. The target is the class passed in, the one "
                           "the model predicts for the image (page 42).")
         return _found("all_zero", "Every value of your result is zero (within the tolerance).")
+    original = _original_probability(case) if case.function == "occlusion_map" else None
+    # minus the original within a few per cent: the other class's covered probabilities are near zero
+    if original is not None and abs(value + original) <= APPROXIMATE * original:
+        return _found("covered_other_class", f"Every value of your result is {_fmt(value)}, minus the original "
+                      "probability of the target: the covered images' probabilities you read are all near zero, "
+                      "those of a class the model gives almost nothing. Read the target's from both (page 44).")
     return _found("constant", f"Every value of your result is {_fmt(value)}: one number, whatever the input, "
                   "where the expected values vary.")
+
+
+def _original_probability(case: Any) -> float | None:
+    """occlusion_map's original probability of its target: the case's model run once on the uncovered
+    image with the lecture maths (the probe model, or the checkpoint's ViT); None where the maths does
+    not ship (the release, which has no hidden cases) or the case cannot be rebuilt."""
+    spec = next((spec for spec in case.args if spec.get("name") == "model"), {})
+    target = next((spec.get("value") for spec in case.args if spec.get("name") == "target"), None)
+    image = numpy_array(case, "image")
+    if not _recomputes(case) or image is None or not isinstance(target, int):
+        return None
+    if spec.get("model") == "probe" and spec.get("weights") in case.tensors:
+        model = search.Probe(np.asarray(case.tensors[spec["weights"]], np.float64))
+    elif spec.get("model") == "vit" and case.extra.get("checkpoint"):
+        params = float64_params(case.extra["checkpoint"])
+        model = functools.partial(maths.vit_forward, params=params)
+    else:
+        return None
+    return float(maths.target_probability(model, image, target)[0])
 
 
 def _sign(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:

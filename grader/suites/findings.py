@@ -54,6 +54,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("float16", "a computation in float16", "approximate type", None),
     ("approximate", "approximately right everywhere", "approximate", None),
     ("unlikely_class", "the probabilities of a class the model gives almost nothing", "term", 42),
+    ("covered_other_class", "the covered probabilities of a class the model gives almost nothing", "term", 44),
     ("cover_nothing", "nothing was covered", "fill part", 42),
     ("cover_place", "the cover in the wrong place", "part", 42),
     ("cover_fill", "the cover filled with the wrong value", "fill", 42),

@@ -697,11 +697,11 @@ _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
 # ---------------------------------------------------------------- the call, rebuilt in numpy
 
 def arguments(case: Any) -> list[Any]:
-    """The case's arguments as numpy values, in call order; the probe model as `_Probe`."""
-    return numpy_arguments(case, {"probe": _Probe})
+    """The case's arguments as numpy values, in call order; the probe model as `Probe`."""
+    return numpy_arguments(case, {"probe": Probe})
 
 
-class _Probe:
+class Probe:
     """The occlusion cases' stand-in classifier (grader.worker.probe_model.ProbeModel) in numpy: each 16x16
     patch's mean per channel, then a fixed linear map to class logits. It is cheap, so the search reruns
     the model-taking functions with it; the ViT itself is never rerun inside the judge."""
