@@ -281,8 +281,10 @@ def _original_probability(case: Any) -> float | None:
     not ship (the release, which has no hidden cases) or the case cannot be rebuilt."""
     spec = next((spec for spec in case.args if spec.get("name") == "model"), {})
     target = next((spec.get("value") for spec in case.args if spec.get("name") == "target"), None)
+    if not _recomputes(case) or not isinstance(target, int):
+        return None
     image = numpy_array(case, "image")
-    if not _recomputes(case) or image is None or not isinstance(target, int):
+    if image is None:
         return None
     if spec.get("model") == "probe" and spec.get("weights") in case.tensors:
         model = search.Probe(np.asarray(case.tensors[spec["weights"]], np.float64))
@@ -707,7 +709,7 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
         return None
     values = {s["name"]: s.get("value") for s in case.args if "value" in s}
     top, left, size, fill = (values.get(k) for k in ("top", "left", "size", "value"))
-    image = _cover_input(case)
+    image = numpy_array(case, "images")  # a photograph's pixels looked up, in the kit and the release alike
     if image is None or None in (top, left, size) or image.shape != g.shape:
         return None
     fill = 0.0 if fill is None else float(fill)
@@ -737,12 +739,6 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
                 "(page 42).")
         return _found("cover_channel_means", text)
     return None
-
-
-def _cover_input(case: Any) -> np.ndarray | None:
-    """The normalized image the cover case passes (a photograph's pixels looked up, in the kit and
-    the release alike)."""
-    return numpy_array(case, "images")
 
 
 _CHECKS = (_cover, _probabilities, _constant, _position, _sign, _magnitude, _transposed,
