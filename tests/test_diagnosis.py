@@ -302,6 +302,8 @@ def test_magnitudes_and_a_wrong_cls_count():
                                                              {"name": "cls", "value": True}])
     assert "the 196 patches plus 2; cls=True: one CLS token" in diagnose_count(counting, 198).sentence
     assert diagnose_count(counting, 197) is None and diagnose_count(counting, 14) is None
+    by_side = diagnose_count(counting, 224 * 224 // 16 + 1)  # the pixels over P, not over P * P
+    assert by_side.id == "diagnosis.patch_area" and "(224/16)² = 196 patches" in by_side.sentence
 
 
 # ---------------------------------------------------------------- edits named by their fixtures' fingerprints

@@ -130,6 +130,16 @@ def _vit_without_last_block(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _vit_blocks_on_the_embedding(images, vit):
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    rows = x
+    for p in vit.blocks:
+        rows = _block_with(x, p, vit.num_heads)  # every block reads the embedded rows
+    h = F.layer_norm(rows, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -158,6 +168,9 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "max pooling"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_without_last_block,
      "edit.move:blocks_last_skipped", "the last block left out"),
+    # with two blocks, every block reading the embedded rows is the first left out: both are said
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_blocks_on_the_embedding,
+     "edit.move:blocks_first_skipped|move:blocks_last_only", "every block reading the embedded rows"),
 ]
 
 

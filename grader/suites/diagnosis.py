@@ -190,17 +190,23 @@ def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
 # ---------------------------------------------------------------- what the arguments say
 
 def diagnose_count(case: Any, got: int) -> Finding | None:
-    """count_tokens: a wrong count that is the patches plus a wrong number of CLS tokens."""
+    """count_tokens: a wrong count that is the patches plus a wrong number of CLS tokens, or the pixels
+    divided by the patch's side instead of its area (a patch is P x P pixels)."""
     values = {spec["name"]: spec.get("value") for spec in getattr(case, "args", [])}
     size, patch, cls = values.get("image_size"), values.get("patch_size"), values.get("cls", True)
     if case.function != "count_tokens" or not isinstance(size, int) or not isinstance(patch, int) or patch <= 0:
         return None
     patches = (size // patch) ** 2
-    extra = got - patches
-    if extra == int(bool(cls)) or not 0 <= extra <= 3:
-        return None
     asked = "cls=True: one CLS token" if cls else "cls=False: no CLS token"
-    return _found("cls_count", f"Your count is the {patches} patches plus {extra}; {asked} (pages 48-49).")
+    extra = got - patches
+    if extra != int(bool(cls)) and 0 <= extra <= 3:
+        return _found("cls_count", f"Your count is the {patches} patches plus {extra}; {asked} (pages 48-49).")
+    by_side = size * size // patch  # the pixels over P, not over P * P
+    if by_side != patches and got - by_side in (0, 1):
+        return _found("patch_area", f"Your count is the {size}x{size} pixels divided by the patch side {patch} "
+                      f"({by_side}{' plus one' if got > by_side else ''}); a patch holds {patch}x{patch} pixels, "
+                      f"so the grid has ({size}/{patch})² = {patches} patches, then {asked} (page 7).")
+    return None
 
 
 def _magnitude(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:

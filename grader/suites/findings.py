@@ -48,7 +48,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("heads_reordered", "the joined heads in the wrong order", "order", 32),
     ("mean_pooled", "the mean of the rows instead of the CLS row", "term", 38),
     ("cls_before_norm", "the CLS row before the final LayerNorm", "term", 38),
-    ("wrong_row_read", "another row than CLS read", "term", 38),
+    ("wrong_row_read", "another row than CLS read", "term inputs", 38),
     ("some_rows", "only some rows are wrong", "part", None),
     ("normalization", "LayerNorm's division by the standard deviation is off", "scale term", 36),
     ("float16", "a computation in float16", "approximate type", None),
@@ -66,6 +66,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("position_reordered", "the position rows added in the wrong order", "order term", 17),
     ("magnitude", "the sizes of the expected values, their signs lost", "magnitude", None),
     ("cls_count", "the CLS token counted wrongly", "term", 48),
+    ("patch_area", "the pixels divided by the patch's side, not its area", "term", 7),
 ]}
 
 
@@ -111,16 +112,24 @@ QUANTITY_KINDS: dict[str, frozenset[str]] = {"pixel_mean": frozenset({"shift"}),
 
 def edit_kinds(finding_id: str) -> frozenset[str]:
     """The kinds of structure an edit finding (`edit.<kind>:<quantity>...`) claims; none for others.
-    A changed constant claims a wrong fill where it is the cover's fill, a wrong term elsewhere (eps)."""
-    prefix, _, edit = finding_id.partition(".")
+    Edits that give the same numbers on a case (`edit.<one>|<other>`) claim what either claims.
+    A changed constant claims a wrong fill where it is the cover's fill, a wrong term elsewhere (eps);
+    another row read than CLS is a wrong term and a wrong input (the function reads another token)."""
+    prefix, _, edits = finding_id.partition(".")
     if prefix != "edit":
         return frozenset()
+    return frozenset().union(*(_one_edit_kinds(edit) for edit in edits.split("|")))
+
+
+def _one_edit_kinds(edit: str) -> frozenset[str]:
     kind, _, rest = edit.partition(":")
     if kind == "move":
         return MOVE_KINDS.get(rest, frozenset())
     quantity = rest.split(":")[0]
     if kind == "constant":
         return frozenset({"fill"} if quantity == "fill" else {"term"})
+    if kind == "index" and quantity != "target":
+        return frozenset({"term", "inputs"})
     return EDIT_KINDS.get(kind, frozenset()) | QUANTITY_KINDS.get(quantity, frozenset())
 
 

@@ -893,7 +893,9 @@ def _single(matches: list[tuple[Candidate, np.ndarray]], function: str) -> Findi
 
 
 def _named(spellings: list[Candidate], function: str) -> Finding:
-    """The finding for edits that all give the same numbers: one mistake, however spelled."""
+    """The finding for edits that all give the same numbers: one mistake, however spelled. Two of the
+    lecture's named moves that coincide on this case (with two blocks, the first left out and every
+    block reading the embedded rows) are both said: the numbers cannot tell them apart."""
     # the lecture's named move says it best, then one quantity in place of another (for one output of
     # several, it claims nothing about the others), else the first edit
     first = spellings[0]
@@ -901,11 +903,16 @@ def _named(spellings: list[Candidate], function: str) -> Finding:
         first = next((c for c in spellings if c.id.startswith(prefixes)), first)
         if first.id.startswith(prefixes):
             break
-    sentence = f"{first.sentence} (page {first.page})"
     for candidate in spellings:  # a catalogued mistake keeps its own id and title wherever it is found
         if (known := mistakes.known_by_edit(candidate.edit.key, function)) is not None:
-            return Finding(f"known.{known.id}", known.title, sentence, known.page)
-    return Finding(f"edit.{first.id}", first.sentence, sentence, first.page)
+            return Finding(f"known.{known.id}", known.title, f"{first.sentence} (page {first.page})", known.page)
+    alike = [c for c in spellings if c.id != first.id and c.id.startswith("move:") and first.id.startswith("move:")]
+    moves = [first, *alike]
+    if not alike:
+        return Finding(f"edit.{first.id}", first.sentence, f"{first.sentence} (page {first.page})", first.page)
+    sentence = " This case gives the same numbers for another mistake: ".join(
+        f"{c.sentence} (page {c.page})" for c in moves)
+    return Finding("edit." + "|".join(c.id for c in moves), first.sentence, sentence, first.page)
 
 
 def _same_numbers(a: np.ndarray, b: np.ndarray) -> bool:
