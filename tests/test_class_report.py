@@ -173,6 +173,9 @@ def test_common_mistakes_are_named_by_their_findings_with_counts_students_and_pa
     assert not [m for m in mistakes if "zoe" in m.students]  # a test worth no points is no mistake
     rows = [text for kind, text in page.rows if kind == "mistake"]
     assert rows[0] == f"2 05_attention {SHORTER.title} {SHORTER.page} alice, bob"
+    # a symptom is tagged as naming no mistake; a known mistake and a time-out say what happened
+    assert "patchify: wrong values no mistake named" in " ".join(rows)
+    assert not [r for r in rows if "no mistake named" in r and ("timed out" in r or SHORTER.title in r)]
 
 
 def test_students_table_sorted_with_each_feedback_a_click_away(page: Page) -> None:

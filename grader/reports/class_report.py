@@ -189,7 +189,7 @@ def _mistakes(mistakes: list[CommonMistake]) -> str:
                 'passed.</p></section>')
     rows = "".join(
         f'<tr class="mistake"><td class="num">{len(m.students)}</td><td>{escape(m.step)}</td>'
-        f'<td>{escape(m.name)}{"" if m.known else " <span class=tag>no known mistake matched</span>"}</td>'
+        f'<td>{escape(m.name)}{_symptom_tag(m)}</td>'
         f'<td class="page">{escape(m.page)}</td><td class="who">{escape(", ".join(sorted(m.students)))}</td></tr>'
         for m in mistakes)
     return ('<section id="mistakes"><h2>Common mistakes</h2><p class="lead">What to re-teach: each '
@@ -197,6 +197,16 @@ def _mistakes(mistakes: list[CommonMistake]) -> str:
             'lecture page that explains it.</p><table class="mistakes"><thead><tr><th>students</th>'
             '<th>step</th><th>mistake</th><th>page</th><th>who</th></tr></thead>'
             f"<tbody>{rows}</tbody></table></section>")
+
+
+#: Findings that say where the values are wrong but not what was done: a re-teach needs a look at the code.
+_SYMPTOMS = ("wrong_values.", "wrong_count.")
+
+
+def _symptom_tag(mistake: CommonMistake) -> str:
+    """A tag beside a symptom that names no mistake; an error, a time-out or a named mistake says
+    what happened itself."""
+    return " <span class=tag>no mistake named</span>" if mistake.id.startswith(_SYMPTOMS) else ""
 
 
 def _students(results: list[SubmissionResult], steps: list[Step]) -> str:
