@@ -1,6 +1,7 @@
 """The fresh unseen set (tests/mutants/fresh.py) stays what it claims to be: one-line edits of the
 independent implementation, across all eight steps, described with known kinds of structure, and
-apart from the mistakes the kit was written for.
+apart from the mistakes the kit was written for. The release's sets (novel.py, blind.py, blind2.py),
+measured by tests/measure_diagnosis.py, are held to the same form.
 """
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ import pytest
 from grader.mistakes import CATALOGUE
 from grader.paths import step_file
 from grader.steps import STEP_IDS, get_step
+from mutants.blind import BLIND
+from mutants.blind2 import BLIND2
 from mutants.catalogue import MUTANTS
 from mutants.fresh import CLAIMS, FRESH, INDEPENDENT
+from mutants.novel import NOVEL
 from mutants.unseen import UNSEEN
 
 MIN_FRESH = 60
@@ -24,8 +28,14 @@ def test_the_fresh_set_covers_every_step_with_enough_mistakes():
     assert len({m.id for m in FRESH}) == len(FRESH), "two fresh mistakes share an id"
 
 
-def test_each_fresh_mistake_is_one_edit_of_the_independent_implementation():
-    for mutant in FRESH:
+#: Every set of one-line edits of the independent implementation, by the name measure_diagnosis.py gives it.
+EDIT_SETS = {"fresh": FRESH, "novel": NOVEL, "blind": BLIND, "blind2": BLIND2}
+
+
+@pytest.mark.parametrize("mutants", EDIT_SETS.values(), ids=EDIT_SETS.keys())
+def test_each_mistake_is_one_edit_of_the_independent_implementation(mutants):
+    assert len({m.id for m in mutants}) == len(mutants), "two mistakes of the set share an id"
+    for mutant in mutants:
         original = (INDEPENDENT / f"{mutant.step}.py").read_text()
         assert original.count(mutant.old) == 1, f"{mutant.id}: its edit must match exactly once"
         assert mutant.source() != original, f"{mutant.id} changes nothing"
@@ -33,8 +43,9 @@ def test_each_fresh_mistake_is_one_edit_of_the_independent_implementation():
         assert mutant.function in get_step(mutant.step).functions, mutant.id
 
 
-def test_each_fresh_mistake_says_what_is_wrong_in_known_kinds_of_structure():
-    for mutant in FRESH:
+@pytest.mark.parametrize("mutants", EDIT_SETS.values(), ids=EDIT_SETS.keys())
+def test_each_mistake_says_what_is_wrong_in_known_kinds_of_structure(mutants):
+    for mutant in mutants:
         assert mutant.structure and mutant.claims, mutant.id
         assert mutant.claims <= set(CLAIMS), f"{mutant.id}: unknown kinds {mutant.claims - set(CLAIMS)}"
 
