@@ -130,6 +130,12 @@ def _vit_without_last_block(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _embed_normalized_again(images, vit):
+    images = (images / 255 - 0.5) / 0.5  # step 01's normalize, on images it has already normalized
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+
+
 def _vit_blocks_on_the_embedding(images, vit):
     x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
     x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
@@ -168,6 +174,8 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "max pooling"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_without_last_block,
      "edit.move:blocks_last_skipped", "the last block left out"),
+    ("04_cls", "embed · tiny ViT: 32x32 images, 8px patches, 16 features", _embed_normalized_again,
+     "edit.move:normalized_again", "normalized again"),
     # with two blocks, every block reading the embedded rows is the first left out: both are said
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_blocks_on_the_embedding,
      "edit.move:blocks_first_skipped|move:blocks_last_only", "every block reading the embedded rows"),

@@ -22,6 +22,9 @@ from __future__ import annotations
 #: Every finding the diagnosis can make, by id: what it claims in words without numbers, the kinds
 #: of structure it claims the error has (a message may claim only what the mistake has: the kit's
 #: tests hold every unseen mistake to this), and the lecture page that explains it, where one does.
+#: A finding that says other rows or another tensor were read (another token, the rows before a
+#: norm, another output's columns, the images normalized again) claims a wrong input (`inputs`)
+#: beside whatever it claims of the term.
 FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, frozenset(kinds.split()), page)
                                                               for name, title, kinds, page in [
     ("sign", "every value has the wrong sign", "sign", None),
@@ -34,7 +37,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("softmax_over_queries", "the softmax ran over the queries", "axis", 28),
     ("rows_not_normalized", "rows of weights that do not sum to 1", "axis activation", 28),
     ("temperature", "the weights of wrongly scaled scores", "term scale", 28),
-    ("output_mixed_up", "one output holds another output's expected value", "term order", None),
+    ("output_mixed_up", "one output holds another output's expected value", "term order inputs", None),
     ("all_zero", "the result is zero everywhere", "constant", None),
     ("constant", "the result is one value everywhere", "constant", None),
     ("scaled", "the right values times one wrong factor", "scale", None),
@@ -46,8 +49,8 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("input_added", "an input added once too often, or left out", "term inputs", 34),
     ("reordered", "the right values in the wrong order", "order", None),
     ("heads_reordered", "the joined heads in the wrong order", "order", 32),
-    ("mean_pooled", "the mean of the rows instead of the CLS row", "term", 38),
-    ("cls_before_norm", "the CLS row before the final LayerNorm", "term", 38),
+    ("mean_pooled", "the mean of the rows instead of the CLS row", "term inputs", 38),
+    ("cls_before_norm", "the CLS row before the final LayerNorm", "term inputs", 38),
     ("wrong_row_read", "another row than CLS read", "term inputs", 38),
     ("some_rows", "only some rows are wrong", "part", None),
     ("normalization", "LayerNorm's division by the standard deviation is off", "scale term", 36),
@@ -85,9 +88,9 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("post_ln", "order term"), ("parallel", "inputs order"), ("one_norm", "term"), ("no_residuals", "term"),
     ("mlp_first", "order"), ("unbiased_variance", "term"), ("eps_outside_root", "term"),
 ("multiplied", "term"), ("causal_mask", "part term"),
-    ("softmax", "activation term"), ("log_softmax", "activation term"), ("mean_pooling", "term"),
-    ("no_final_norm", "term"), ("max_pooling", "term"), ("mean_pooling_before_norm", "term"),
-    ("max_pooling_before_norm", "term"), ("relu_after_projection", "activation"),
+    ("softmax", "activation term"), ("log_softmax", "activation term"), ("mean_pooling", "term inputs"),
+    ("no_final_norm", "term inputs"), ("max_pooling", "term inputs"), ("mean_pooling_before_norm", "term inputs"),
+    ("max_pooling_before_norm", "term inputs"), ("normalized_again", "inputs"), ("relu_after_projection", "activation"),
     ("gelu_after_projection", "activation"),
     ("absolute_change", "magnitude"), ("cls_last", "order"), ("cls_zeros", "part term"), ("cls_added", "term"),
     ("cls_without_position", "part term"), ("imagenet_stats", "term"), ("reshape_no_transpose", "order"),

@@ -555,6 +555,11 @@ def _embed_moves() -> Iterator[Candidate]:
     yield Candidate("move:cls_without_position", _sentence("with no position row added to CLS; row 0 of the "
                                                            "table belongs to it"), 23,
                     _transform("embedded", lambda v, t: np.concatenate([t["cls"], v[:, 1:]], axis=1)))
+    yield Candidate("move:normalized_again", _sentence("with the images normalized again: embed's images are "
+                                                       "already normalized to [-1, 1] (page 8); patchify them as "
+                                                       "they are"), 8,
+                    maths.recomputed("embedded", lambda t: maths.embed(maths.normalize(t["call_args"][0]),
+                                                                        t["call_args"][1])))
 
 
 def _normalize_moves() -> Iterator[Candidate]:
