@@ -304,6 +304,8 @@ def test_magnitudes_and_a_wrong_cls_count():
     assert diagnose_count(counting, 197) is None and diagnose_count(counting, 14) is None
     by_side = diagnose_count(counting, 224 * 224 // 16 + 1)  # the pixels over P, not over P * P
     assert by_side.id == "diagnosis.patch_area" and "(224/16)² = 196 patches" in by_side.sentence
+    sliding = diagnose_count(counting, 209 * 209 + 1)  # a window moved one pixel at a time, plus CLS
+    assert sliding.id == "diagnosis.sliding_count" and "moves 16 pixels" in sliding.sentence
 
 
 # ---------------------------------------------------------------- edits named by their fixtures' fingerprints

@@ -92,6 +92,14 @@ def _uncentred_variance(x, weight, bias):
     return (x - mean) / (x.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias  # RMS, not std
 
 
+def _rms_norm(x, weight, bias):
+    return x / (x.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias  # no centring at all
+
+
+def _bias_in_weights(patches, W_E, b_E):
+    return patches @ (W_E + b_E)  # b_E folded into every row of W_E
+
+
 def _block_with(x, p, H, gelu=F.gelu):
     u = x + _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
                                p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
@@ -169,6 +177,11 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:uncentred_variance", "uncentred"),
     ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_gelu_without_half,
      "edit.activation:gelu_formula_1", "without the 0.5"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _rms_norm, "edit.move:rms_norm", "RMSNorm"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, p, H, lambda z: z * torch.sigmoid(z)), "edit.activation:silu", "SiLU"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _bias_in_weights, "edit.move:bias_in_weights",
+     "b_E added to every row of W_E"),
     ("07_head", "classify · two random images", _sigmoid_logits, "edit.move:sigmoid", "sigmoid"),
     ("07_head", "read_cls · two random images", _max_pooled_then_normed, "edit.move:max_pooling_before_norm",
      "max pooling"),

@@ -206,6 +206,12 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
         return _found("patch_area", f"Your count is the {size}x{size} pixels divided by the patch side {patch} "
                       f"({by_side}{' plus one' if got > by_side else ''}); a patch holds {patch}x{patch} pixels, "
                       f"so the grid has ({size}/{patch})² = {patches} patches, then {asked} (page 7).")
+    sliding = (size - patch + 1) ** 2  # a convolution's output size with stride 1
+    if sliding != patches and got - sliding in (0, 1):
+        return _found("sliding_count", f"Your count is ({size} − {patch} + 1)² = {sliding}"
+                      f"{' plus one' if got > sliding else ''}: the places of a {patch}x{patch} window moved one "
+                      f"pixel at a time. Patches do not overlap: the window moves {patch} pixels, so "
+                      f"({size}/{patch})² = {patches} patches, then {asked} (page 7).")
     return None
 
 

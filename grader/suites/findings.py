@@ -70,6 +70,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("magnitude", "the sizes of the expected values, their signs lost", "magnitude", None),
     ("cls_count", "the CLS token counted wrongly", "term", 48),
     ("patch_area", "the pixels divided by the patch's side, not its area", "term", 7),
+    ("sliding_count", "the places of a window moved one pixel at a time, not a patch", "term", 7),
 ]}
 
 
@@ -90,7 +91,8 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
 ("multiplied", "term"), ("causal_mask", "part term"),
     ("softmax", "activation term"), ("log_softmax", "activation term"), ("mean_pooling", "term inputs"),
     ("no_final_norm", "term inputs"), ("max_pooling", "term inputs"), ("mean_pooling_before_norm", "term inputs"),
-    ("max_pooling_before_norm", "term inputs"), ("normalized_again", "inputs"), ("relu_after_projection", "activation"),
+    ("max_pooling_before_norm", "term inputs"), ("normalized_again", "inputs"), ("rms_norm", "term"),
+    ("bias_in_weights", "term"), ("relu_after_projection", "activation"),
     ("gelu_after_projection", "activation"),
     ("absolute_change", "magnitude"), ("cls_last", "order"), ("cls_zeros", "part term"), ("cls_added", "term"),
     ("cls_without_position", "part term"), ("imagenet_stats", "term"), ("reshape_no_transpose", "order"),

@@ -390,6 +390,9 @@ def _activation_moves() -> Iterator[Candidate]:
                     maths.recomputed("activated", lambda t: ops.relu(t["hidden"])))
     yield Candidate("activation:sigmoid", _sentence("with a sigmoid where the MLP's activation is GELU"), 35,
                     maths.recomputed("activated", lambda t: 1 / (1 + np.exp(-t["hidden"]))))
+    yield Candidate("activation:silu", _sentence("with SiLU, z·σ(z), where the MLP's activation is GELU, z·Φ(z) "
+                                                 "with Φ the normal distribution's CDF"), 35,
+                    maths.recomputed("activated", lambda t: t["hidden"] / (1 + np.exp(-t["hidden"]))))
 
 
 def _mlp_moves() -> Iterator[Candidate]:
@@ -411,6 +414,11 @@ def _layer_norm_moves() -> Iterator[Candidate]:
     yield Candidate("move:uncentred_variance", _sentence("with the variance taken of the uncentred rows, the mean "
                                                          "of x²; it is the mean of (x − mean)²"), 36,
                     maths.recomputed("var", lambda t: _row_mean(np.square(t["centred"] + t["mean"]), t)))
+    yield Candidate("move:rms_norm", _sentence("without centring: each row divided by its root mean square "
+                                               "(RMSNorm); LayerNorm subtracts the row's mean first, then divides "
+                                               "by the standard deviation"), 36,
+                    maths.recomputed("normalized", lambda t: _uncentred(t) / np.sqrt(
+                        _row_mean(np.square(_uncentred(t)), t) + t["eps"])))
     yield Candidate("move:global_mean", _sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
                     _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()))
@@ -419,6 +427,11 @@ def _layer_norm_moves() -> Iterator[Candidate]:
 
 def _row_mean(value: Any, t: Any) -> Any:
     return value.mean(axis=t["norm_axis"], keepdims=True)
+
+
+def _uncentred(t: Any) -> Any:
+    """LayerNorm's input rows, as the centred rows plus their mean."""
+    return t["centred"] + t["mean"]
 
 
 def _norm_parameter_moves() -> Iterator[Candidate]:
@@ -500,6 +513,10 @@ def _read_moves() -> Iterator[Candidate]:
 
 def _project_moves() -> Iterator[Candidate]:
     ops = maths.ops_for(np.zeros(1))
+    yield Candidate("move:bias_in_weights", _sentence("with b_E added to every row of W_E instead of once to each "
+                                                      "token: X(W_E + b_E) gives each patch b_E times the sum of "
+                                                      "its values; the projection is X·W_E + b_E"), 10,
+                    maths.recomputed("tokens", lambda t: t["call_args"][0] @ (t["call_args"][1] + t["call_args"][2])))
     for name, activation in (("relu", ops.relu), ("gelu", ops.gelu)):
         yield Candidate(f"move:{name}_after_projection", _sentence(
             f"followed by {name.upper()}; the patch projection is affine only"), 10,
