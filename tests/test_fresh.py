@@ -1,6 +1,6 @@
 """The fresh unseen set (tests/mutants/fresh.py) stays what it claims to be: one-line edits of the
 independent implementation, across all eight steps, described with known kinds of structure, and
-apart from the mistakes the kit was written for. The release's sets (novel.py, blind.py, blind2.py, blind3.py),
+apart from the mistakes the kit was written for. The release's sets (novel.py, blind.py ... blind4.py),
 measured by tests/measure_diagnosis.py, are held to the same form.
 """
 from __future__ import annotations
@@ -15,6 +15,7 @@ from grader.steps import STEP_IDS, get_step
 from mutants.blind import BLIND
 from mutants.blind2 import BLIND2
 from mutants.blind3 import BLIND3
+from mutants.blind4 import BLIND4
 from mutants.catalogue import MUTANTS
 from mutants.fresh import CLAIMS, FRESH, INDEPENDENT
 from mutants.novel import NOVEL
@@ -30,7 +31,7 @@ def test_the_fresh_set_covers_every_step_with_enough_mistakes():
 
 
 #: Every set of one-line edits of the independent implementation, by the name measure_diagnosis.py gives it.
-EDIT_SETS = {"fresh": FRESH, "novel": NOVEL, "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3}
+EDIT_SETS = {"fresh": FRESH, "novel": NOVEL, "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3, "blind4": BLIND4}
 
 
 @pytest.mark.parametrize("mutants", EDIT_SETS.values(), ids=EDIT_SETS.keys())
