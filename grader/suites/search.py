@@ -413,12 +413,11 @@ def _layer_norm_moves() -> Iterator[Candidate]:
                     maths.recomputed("std", lambda t: np.sqrt(t["var"]) + t["eps"]))
     yield Candidate("move:uncentred_variance", _sentence("with the variance taken of the uncentred rows, the mean "
                                                          "of x²; it is the mean of (x − mean)²"), 36,
-                    maths.recomputed("var", lambda t: _row_mean(np.square(t["centred"] + t["mean"]), t)))
+                    maths.recomputed("var", lambda t: _row_mean(np.square(_uncentred(t)), t)))
     yield Candidate("move:rms_norm", _sentence("without centring: each row divided by its root mean square "
                                                "(RMSNorm); LayerNorm subtracts the row's mean first, then divides "
                                                "by the standard deviation"), 36,
-                    maths.recomputed("normalized", lambda t: _uncentred(t) / np.sqrt(
-                        _row_mean(np.square(_uncentred(t)), t) + t["eps"])))
+                    maths.recomputed("normalized", lambda t: _root_mean_square_normalized(_uncentred(t), t)))
     yield Candidate("move:global_mean", _sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
                     _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()))
@@ -432,6 +431,11 @@ def _row_mean(value: Any, t: Any) -> Any:
 def _uncentred(t: Any) -> Any:
     """LayerNorm's input rows, as the centred rows plus their mean."""
     return t["centred"] + t["mean"]
+
+
+def _root_mean_square_normalized(x: Any, t: Any) -> Any:
+    """RMSNorm's rows: x / √(mean(x²) + eps), nothing subtracted."""
+    return x / np.sqrt(_row_mean(np.square(x), t) + t["eps"])
 
 
 def _norm_parameter_moves() -> Iterator[Candidate]:
@@ -928,7 +932,8 @@ def _named(spellings: list[Candidate], function: str) -> Finding:
     for candidate in spellings:  # a catalogued mistake keeps its own id and title wherever it is found
         if (known := mistakes.known_by_edit(candidate.edit.key, function)) is not None:
             return Finding(f"known.{known.id}", known.title, f"{first.sentence} (page {first.page})", known.page)
-    alike = [c for c in spellings if c.id != first.id and c.id.startswith("move:") and first.id.startswith("move:")]
+    named_move = first.id.startswith("move:")
+    alike = [c for c in spellings if named_move and c.id.startswith("move:") and c.id != first.id]
     moves = [first, *alike]
     if not alike:
         return Finding(f"edit.{first.id}", first.sentence, f"{first.sentence} (page {first.page})", first.page)
