@@ -2,6 +2,8 @@
 is named only when the numbers show it, and nothing is said where no structure fits."""
 from __future__ import annotations
 
+import math
+
 from types import SimpleNamespace
 
 import numpy as np
@@ -270,6 +272,9 @@ def position(got: np.ndarray) -> list:
     (0.1 * POSITION_TABLE, "position_scaled", "What you added to the tokens is 0.1 (= 1/10) × the position table"),
     (POSITION_TABLE.mean(axis=0), "position_mean", "the table's mean row to every token"),
     (POSITION_TABLE.mean(axis=1, keepdims=True), "position_feature_mean", "one number per token"),
+    (np.arange(4.0)[:, None], "position_index", "each token's index i"),
+    (np.array([[math.sin(n / 10000 ** (f // 2 * 2 / 6)) if f % 2 == 0 else math.cos(n / 10000 ** (f // 2 * 2 / 6))
+                for f in range(6)] for n in range(4)]), "position_sinusoidal", "sine-and-cosine"),
 ])
 def test_add_position_compares_what_was_added_with_the_table(table, finding, words):
     """The structure of what was added is said, after the one edit of the computation where one fits."""
@@ -306,6 +311,10 @@ def test_magnitudes_and_a_wrong_cls_count():
     assert by_side.id == "diagnosis.patch_area" and "(224/16)² = 196 patches" in by_side.sentence
     sliding = diagnose_count(counting, 209 * 209 + 1)  # a window moved one pixel at a time, plus CLS
     assert sliding.id == "diagnosis.sliding_count" and "moves 16 pixels" in sliding.sentence
+    xor = diagnose_count(counting, 14 ^ 2 + 1)  # `side ^ 2 + 1`: ^ is XOR, and it binds after the +
+    assert xor.id == "diagnosis.xor_count" and "14 ^ 2 + 1 = 14 ^ 3 = 13" in xor.sentence
+    counting.args[2]["value"] = False
+    assert "14 ^ 2 = 12" in diagnose_count(counting, 14 ^ 2).sentence
 
 
 # ---------------------------------------------------------------- edits named by their fixtures' fingerprints

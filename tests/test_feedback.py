@@ -21,3 +21,25 @@ def test_a_coarser_occlusion_map_names_the_cover_by_its_pixels_not_a_patch_numbe
     message = wrong_at(7, 1, 2)
     assert "row 2, col 3, = the 32x32 cover over pixels y 32-63, x 64-95" in message
     assert "patch P" not in message
+
+
+def test_an_in_place_write_into_an_expanded_input_is_said_to_be_one():
+    """PyTorch refuses `table.add_(tokens)` on a table expanded over the batch; the error's own words
+    are kept, with what was done: an in-place write into memory the input shares."""
+    from types import SimpleNamespace
+
+    import torch
+
+    from grader.suites.support import _error_feedback
+
+    table = torch.zeros(4, 3).unsqueeze(0).expand(2, -1, -1)  # one table for two images, as add_position's
+    try:
+        table.add_(torch.ones(2, 4, 3))
+    except RuntimeError as error:
+        message = str(error)
+    case = SimpleNamespace(function="add_position", step="03_position")
+    feedback = _error_feedback(case, {"type": "RuntimeError", "message": message}, {})
+    assert feedback.status == "error" and feedback.finding.id == "input_modified.in_place_error"
+    assert message in feedback.message and "An in-place write" in feedback.message
+    other = _error_feedback(case, {"type": "RuntimeError", "message": "shapes do not match"}, {})
+    assert other.finding.id == "error.add_position.RuntimeError"

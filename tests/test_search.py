@@ -92,6 +92,11 @@ def _uncentred_variance(x, weight, bias):
     return (x - mean) / (x.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias  # RMS, not std
 
 
+def _centred_over_tokens(x, weight, bias):
+    centred = x - x.mean(-2, keepdim=True)  # each feature's mean over the tokens
+    return centred / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias
+
+
 def _rms_norm(x, weight, bias):
     return x / (x.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias  # no centring at all
 
@@ -178,6 +183,8 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_gelu_without_half,
      "edit.activation:gelu_formula_1", "without the 0.5"),
     ("06_block", "layer_norm · random 5 tokens x 16 features", _rms_norm, "edit.move:rms_norm", "RMSNorm"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _centred_over_tokens, "edit.move:mean_over_tokens",
+     "mean over the tokens"),
     ("06_block", "block · random 6 tokens, 16 features, 2 heads",
      lambda x, p, H: _block_with(x, p, H, lambda z: z * torch.sigmoid(z)), "edit.activation:silu", "SiLU"),
     ("02_project", "project · random 5 patches, 12 -> 6 features", _bias_in_weights, "edit.move:bias_in_weights",
@@ -251,6 +258,23 @@ def test_quadrants_of_the_wrong_size_are_named_by_the_side_they_have():
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.size:quadrant_side:56", found
     assert "each quadrant's side 56 pixels (half of 112)" in found.sentence
+
+
+def test_covers_placed_at_the_grid_index_instead_of_its_pixels_are_named():
+    """Cover (r, c) at pixel (r, c), the patch's index taken for its corner: every cover overlaps the first."""
+    from grader.worker.probe_model import ProbeModel
+
+    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 38")
+    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+    _, image, target, patch = _torch_args(case)
+    side = image.shape[-1] // patch
+    covers = _covered(image, [(r, c, patch) for r in range(side) for c in range(side)])
+    with torch.inference_mode():
+        original = model(image).softmax(-1)[0, target]
+        got = (model(covers).softmax(-1)[:, target] - original).reshape(side, side).double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.move:covers_at_grid_index", found
+    assert "(r·P, c·P)" in found.sentence
 
 
 def test_two_different_edits_that_fit_within_the_tolerance_name_nothing():

@@ -212,6 +212,19 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
                       f"{' plus one' if got > sliding else ''}: the places of a {patch}x{patch} window moved one "
                       f"pixel at a time. Patches do not overlap: the window moves {patch} pixels, so "
                       f"({size}/{patch})² = {patches} patches, then {asked} (page 7).")
+    return _xor_count(size // patch, got, patches, asked)
+
+
+def _xor_count(side: int, got: int, patches: int, asked: str) -> Finding | None:
+    """`side ^ 2`, Python's bitwise XOR where a power was meant; `^` binds more loosely than `+`, so
+    `side ^ 2 + 1` is side XOR 3."""
+    for exponent in (3, 2):  # `side ^ 2 + 1` as Python reads it first
+        xor = side ^ exponent
+        if xor != patches and got - xor in (0, 1) and (exponent == 2 or got == xor):
+            written = f"{side} ^ 2 + 1 = {side} ^ 3" if exponent == 3 else f"{side} ^ 2"
+            return _found("xor_count", f"Your count is {written} = {xor}{' plus one' if got > xor else ''}: in "
+                          f"Python ^ is a bitwise XOR, not a power (and it binds more loosely than +). The grid "
+                          f"has {side} ** 2 = {patches} patches, then {asked} (page 7).")
     return None
 
 
@@ -246,6 +259,15 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
     if close(g, tokens + table.mean(axis=1, keepdims=True)):
         return _found("position_feature_mean", "You added each position row's mean over the features, one number "
                       "per token: add the whole row, coordinate by coordinate (page 16).")
+    index = np.arange(table.shape[0], dtype=np.float64)[:, None]  # (N, 1): each token's place
+    if close(g, tokens + index):
+        return _found("position_index", "You added each token's index i (0, 1, ..., N − 1) to all its features: "
+                      "the position a token gets is row i of the learned position table, the pos_table given, "
+                      "not the number i (pages 16-17).")
+    if close(g, tokens + _sinusoidal(*table.shape)):
+        return _found("position_sinusoidal", "You added the sine-and-cosine position table of the original "
+                      "Transformer: this ViT learned its own, the pos_table given; add its row i to token i "
+                      "(pages 16-17).")
     added_rows = added.mean(axis=0)  # (N, D): the same table for every image, if any
     if not close(added, np.broadcast_to(added_rows, added.shape)):
         return None
@@ -256,6 +278,17 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
     order = _order_sentence(perm, axes[1] if len(axes) == 3 else "token", case).split(": ", 1)[-1]
     return _found("position_reordered", f"What you added to the tokens are the table's rows in another order: "
                   f"{order} Token i gets row i of the position table (page 17).")
+
+
+def _sinusoidal(count: int, width: int) -> np.ndarray:
+    """(count, width): the fixed table of the original Transformer, sin and cos of pos / 10000^(2i/width)
+    in the even and odd features."""
+    position = np.arange(count, dtype=np.float64)[:, None]  # (N, 1)
+    frequency = 10000.0 ** (-np.arange(0, width, 2, dtype=np.float64) / width)  # (ceil(D/2),)
+    table = np.zeros((count, width))
+    table[:, 0::2] = np.sin(position * frequency)
+    table[:, 1::2] = np.cos(position * frequency)[:, :width // 2]
+    return table
 
 
 # ---------------------------------------------------------------- sign, transpose, factors, offsets

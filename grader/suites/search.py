@@ -30,6 +30,9 @@ from grader.results import Finding
 #: CPU seconds (this process's, so that other load on the machine does not count) one failing test
 #: may spend searching; a search that would need more finds nothing rather than a guess.
 BUDGET_SECONDS = 3.0
+#: The functions whose every edit reruns the model on a batch of covers (196 full images for the
+#: occlusion map: about 0.1-0.6 CPU-s an edit, 2.7 s for all of them here) get more.
+BUDGETS = {"occlusion_map": 6.0}
 
 
 @dataclass(frozen=True)
@@ -418,6 +421,14 @@ def _layer_norm_moves() -> Iterator[Candidate]:
                                                "(RMSNorm); LayerNorm subtracts the row's mean first, then divides "
                                                "by the standard deviation"), 36,
                     maths.recomputed("normalized", lambda t: _root_mean_square_normalized(_uncentred(t), t)))
+    yield Candidate("move:mean_over_tokens", _sentence("with each feature's mean over the tokens subtracted; "
+                                                       "LayerNorm centres each token on the mean of its own "
+                                                       "features"), 36,
+                    maths.recomputed("normalized", lambda t: _standardized(_uncentred(t), t, mean_axis=-2)))
+    yield Candidate("move:variance_over_tokens", _sentence("with each feature's variance over the tokens; "
+                                                           "LayerNorm divides each token by the standard deviation "
+                                                           "of its own features"), 36,
+                    maths.recomputed("normalized", lambda t: _standardized(_uncentred(t), t, var_axis=-2)))
     yield Candidate("move:global_mean", _sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
                     _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()))
@@ -431,6 +442,13 @@ def _row_mean(value: Any, t: Any) -> Any:
 def _uncentred(t: Any) -> Any:
     """LayerNorm's input rows, as the centred rows plus their mean."""
     return t["centred"] + t["mean"]
+
+
+def _standardized(x: Any, t: Any, mean_axis: int | None = None, var_axis: int | None = None) -> Any:
+    """LayerNorm's rows with the mean, or the variance, taken along another axis than the features."""
+    centred = x - x.mean(axis=t["norm_axis"] if mean_axis is None else mean_axis, keepdims=True)
+    var = np.square(centred).mean(axis=t["norm_axis"] if var_axis is None else var_axis, keepdims=True)
+    return centred / np.sqrt(var + t["eps"])
 
 
 def _root_mean_square_normalized(x: Any, t: Any) -> Any:
@@ -540,6 +558,10 @@ def _map_moves() -> Iterator[Candidate]:
             f"with the covered probabilities read for class target {'+' if shift > 0 else '-'} 1; the original's and "
             "the covered ones are both the target's"), 44,
             maths.recomputed("covered_probabilities", lambda t, s=shift: _covered(t, shift=s)))
+    yield Candidate("move:covers_at_grid_index", _sentence(
+        "with cover (r, c) put at pixel (r, c) of the image; the cover of patch r, c starts at pixel "
+        "(r·P, c·P), P pixels on from the one before"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _covered(t, step=1)))
     yield Candidate("move:original_logit", _sentence("with the original image's target logit subtracted, where its "
                                                      "probability goes: covered − original compares probabilities"),
                     44, maths.recomputed("original", _original_logit))
@@ -550,12 +572,17 @@ def _original_logit(t: Any) -> Any:
     return model(image)[:, target]
 
 
-def _covered(t: Any, axis: int = -1, shift: int = 0) -> Any:
-    """The covers' probabilities of class target + shift, the softmax over `axis`."""
-    model, _, target = t["call_args"][:3]
+def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None) -> Any:
+    """The covers' probabilities of class target + shift, the softmax over `axis`; with `step`, of covers
+    placed `step` pixels apart instead of a patch apart."""
+    model, image, target = t["call_args"][:3]
     if target + shift < 0:
         raise IndexError("no class before the first")
-    return maths.ops_for(t["covers"]).softmax(model(t["covers"]), axis=axis)[:, target + shift]
+    covers = t["covers"]
+    if step is not None:
+        patch_size = t["call_args"][3] if len(t["call_args"]) > 3 else 16
+        covers = maths.patch_covers(image, patch_size, t["fill"], None, step)
+    return maths.ops_for(covers).softmax(model(covers), axis=axis)[:, target + shift]
 
 
 def _cls_moves() -> Iterator[Candidate]:
@@ -793,7 +820,7 @@ def _fits(output: Any, correct: Any) -> bool:
 # ---------------------------------------------------------------- the search
 
 def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numerics.Tolerance,
-              part: int | None = None, budget: float = BUDGET_SECONDS) -> Finding | None:
+              part: int | None = None, budget: float | None = None) -> Finding | None:
     """The one edit of the lecture's computation that reproduces `got`, as a finding (id `edit.<edit>`);
     None when no edit does, several different ones do, or the call cannot be rebuilt.
 
@@ -805,11 +832,14 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numer
         expected, got: the expected and the student's array (for several outputs, output `part`'s).
         tolerance: (absolute, relative), as the test compared.
         part: which output, for functions returning several (qkv_heads).
-        budget: CPU seconds the search may take; a search that would overrun finds nothing.
+        budget: CPU seconds the search may take (BUDGETS, or BUDGET_SECONDS); a search that would
+            overrun finds nothing.
     """
     function = getattr(maths, case.function, None)
     if function is None or not np.isfinite(got).all():
         return None
+    if budget is None:
+        budget = BUDGETS.get(case.function, BUDGET_SECONDS)
     deadline = time.process_time() + budget
     close = numerics.Closeness(tolerance)
     try:

@@ -101,8 +101,21 @@ def _error_feedback(case: Case, error: dict[str, Any], step_statuses: dict[str, 
         return Feedback(f"{case.function} is not written yet (it raises NotImplementedError).",
                         status="not_attempted")
     trace = error.get("traceback", "").rstrip()
-    return Feedback(f"{case.function} raised {kind}: {message}" + (f"\n{trace}" if trace else ""),
-                    status="error", finding=Finding(f"error.{case.function}.{kind}", f"{case.function} raised {kind}"))
+    text = f"{case.function} raised {kind}: {message}" + (f"\n{trace}" if trace else "")
+    if any(words in message for words in IN_PLACE_ERRORS):
+        return Feedback(f"{text}\n{IN_PLACE_HINT}", status="error",
+                        finding=Finding("input_modified.in_place_error", "an in-place write into a shared tensor"))
+    return Feedback(text, status="error",
+                    finding=Finding(f"error.{case.function}.{kind}", f"{case.function} raised {kind}"))
+
+
+#: PyTorch's words when an in-place operation writes into memory it shares: an expanded view (one
+#: row stands for every image), or a tensor autograd still needs.
+IN_PLACE_ERRORS = ("more than one element of the written-to tensor refers to a single memory location",
+                   "is being used in an in-place operation")
+IN_PLACE_HINT = ("An in-place write (add_, +=, x[...] = ...) went into a tensor that shares its memory, such as "
+                 "an input or a view of one made by expand: compute a new tensor instead (tokens + table), "
+                 "and leave the inputs as they were given.")
 
 
 def _check_inputs_untouched(case: Case, returned: Returned) -> None:
