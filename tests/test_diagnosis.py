@@ -160,6 +160,20 @@ def test_logits_and_probabilities():
     assert "not probabilities" in said(quadrants, np.array([0.1, 0.2, 0.3, 0.4]), np.array([-1.0, 2.0, 0.5, 3.0]))
     assert "the expected top-left, top-right, bottom-right, bottom-left" in said(
         quadrants, np.array([0.1, 0.2, 0.3, 0.4]), np.array([0.1, 0.2, 0.4, 0.3]))
+    percent = [f.id for f in diagnose(quadrants, np.array([0.1, 0.2, 0.3, 0.4]), np.array([10.0, 20, 30, 40]),
+                                      TOLERANCE)]
+    assert percent == ["diagnosis.scaled"]  # percentages: the right values times 100, said as such
+
+
+def test_uint8_arithmetic_that_wrapped_round_is_named():
+    """(pixels * 2 - 255) / 255 computed on uint8 pixels: below 128 the difference wraps to 2p + 1."""
+    pixels = np.arange(0, 256, 15, dtype=np.uint8).reshape(1, 1, 2, 9)
+    right = (pixels.astype(np.float64) / 255 - 0.5) / 0.5
+    wrapped = (pixels * np.uint8(2) - np.uint8(255)).astype(np.float64) / 255
+    normalizing = case("normalize", ("image", "channel", "y", "x"), grid=None)
+    (found,) = [f for f in diagnose(normalizing, right, wrapped, TOLERANCE) if f.id.startswith("diagnosis.")]
+    assert found.id == "diagnosis.uint8_wraparound" and "9 of 18 values" in found.sentence
+    assert not [f for f in diagnose(normalizing, right, right - 1.0, TOLERANCE) if "uint8" in f.id]
 
 
 def test_small_errors_float16_and_layer_norm_division():

@@ -43,3 +43,24 @@ def test_an_in_place_write_into_an_expanded_input_is_said_to_be_one():
     assert message in feedback.message and "An in-place write" in feedback.message
     other = _error_feedback(case, {"type": "RuntimeError", "message": "shapes do not match"}, {})
     assert other.finding.id == "error.add_position.RuntimeError"
+
+
+def test_another_exception_where_one_is_promised_says_which_was_promised():
+    """An assert for the docstring's ValueError: the promise is broken, and the feedback says so rather
+    than reporting a crash."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from grader.suites.feedback import Feedback
+    from grader.suites.returned import Returned
+    from grader.suites.support import _check_raises
+
+    case = SimpleNamespace(function="count_tokens", step="01_flatten",
+                           args=[{"name": "image_size", "value": 230}, {"name": "patch_size", "value": 16}])
+    asserted = Returned(ok=False, error={"type": "AssertionError", "message": ""})
+    with pytest.raises(Feedback) as caught:
+        _check_raises(case, asserted, "ValueError", {})
+    assert caught.value.finding.id == "no_raise.count_tokens" and caught.value.status == "failed"
+    assert "raised AssertionError where its docstring promises ValueError" in caught.value.message
+    _check_raises(case, Returned(ok=False, error={"type": "ValueError"}), "ValueError", {})  # kept: passes

@@ -92,6 +92,12 @@ def _uncentred_variance(x, weight, bias):
     return (x - mean) / (x.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias  # RMS, not std
 
 
+def _embed_position_before_cls(images, vit):
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    x = x + vit.pos_table[:x.shape[1]]  # the table's first N rows on the patches, CLS left without one
+    return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1)
+
+
 def _centred_over_tokens(x, weight, bias):
     centred = x - x.mean(-2, keepdim=True)  # each feature's mean over the tokens
     return centred / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias
@@ -187,6 +193,11 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "mean over the tokens"),
     ("06_block", "block · random 6 tokens, 16 features, 2 heads",
      lambda x, p, H: _block_with(x, p, H, lambda z: z * torch.sigmoid(z)), "edit.activation:silu", "SiLU"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, p, H, lambda z: 0.5 * (1 + torch.erf(z / 2 ** 0.5))),
+     "edit.activation:normal_cdf", "Φ(z) alone"),
+    ("04_cls", "embed · tiny ViT: 32x32 images, 8px patches, 16 features", _embed_position_before_cls,
+     "edit.move:position_before_cls", "before CLS is put in front"),
     ("02_project", "project · random 5 patches, 12 -> 6 features", _bias_in_weights, "edit.move:bias_in_weights",
      "b_E added to every row of W_E"),
     ("07_head", "classify · two random images", _sigmoid_logits, "edit.move:sigmoid", "sigmoid"),

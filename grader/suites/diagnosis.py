@@ -129,7 +129,7 @@ def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: numerics.Tolerance)
 def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     if case.function == "attention_weights":
         return _attention(e, g, close)
-    if case.function == "quadrant_probabilities" and (g.min() < 0 or g.max() > 1):
+    if case.function == "quadrant_probabilities" and (g.min() < 0 or g.max() > 1) and not _multiple(e, g, close):
         text = (f"Your values run from {_fmt(g.min())} to {_fmt(g.max())}: they are not probabilities, "
                 "which lie in [0, 1]; take the softmax over the classes and read the target's entry (page 42).")
         return _found("not_probabilities", text)
@@ -145,6 +145,27 @@ def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
                     "return the raw logits, before any softmax (page 52).")
             return _found("probabilities", text)
     return None
+
+
+def _multiple(e: np.ndarray, g: np.ndarray, close) -> bool:
+    """Whether g is e times one factor (percentages): said by the scale check, not as non-probabilities."""
+    factor = float((g * e).sum() / max(float((e * e).sum()), 1e-300))
+    return bool(close(g, factor * e))
+
+
+def _wrapped_pixels(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """normalize: some values off by a whole number of 256-pixel steps, the uint8 arithmetic wrapped round
+    (uint8 holds 0..255, so 2 · 200 is 144 there) before the pixels were made floats."""
+    if case.function != "normalize" or g.shape != e.shape:
+        return None
+    wrong = numerics.outside(g, e, close.tolerance)
+    step = 256 / 255  # a wrap of 256 in the pixels (2.008 after the ×2) or in 2·pixels (1.004)
+    turns = (g - e)[wrong] / step
+    if not wrong.any() or wrong.all() or not np.allclose(turns, np.round(turns), rtol=0, atol=1e-3):
+        return None
+    return _found("uint8_wraparound", f"{int(wrong.sum())} of {wrong.size} values are off by a whole multiple of "
+                  f"256/255 = {_fmt(step)}: arithmetic on the uint8 pixels wrapped round (uint8 holds 0..255, so "
+                  "2 · 200 is 144 there, and 100 − 255 is 101). Make the pixels floats first, then compute (page 8).")
 
 
 def _attention(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
@@ -786,7 +807,7 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
     return None
 
 
-_CHECKS = (_cover, _probabilities, _constant, _position, _sign, _magnitude, _transposed,
+_CHECKS = (_cover, _probabilities, _wrapped_pixels, _constant, _position, _sign, _magnitude, _transposed,
            _other_part, _scale, _offset, _affine, _input_added, _reordered, _joined_heads, _row_read, _some_rows,
            _normalization, _approximate)
 #: The finding of the checks that return a plain sentence.

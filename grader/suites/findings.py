@@ -72,6 +72,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("patch_area", "the pixels divided by the patch's side, not its area", "term", 7),
     ("sliding_count", "the places of a window moved one pixel at a time, not a patch", "term", 7),
     ("xor_count", "a bitwise XOR (^) where a power was meant", "term", 7),
+    ("uint8_wraparound", "uint8 arithmetic wrapped round on some pixels", "part", 8),
     ("position_index", "each token's index added instead of its position row", "term", 16),
     ("position_sinusoidal", "the Transformer's sine-and-cosine table added instead of the learned one", "term", 16),
 ]}
@@ -102,11 +103,12 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("scale_by_D", "term"), ("heads_joined_without_transpose", "order"), ("residual_included", "inputs term"),
     ("tokens_scaled", "term"), ("residual_from_normed", "term inputs"), ("no_pre_norm", "term"),
     ("norms_swapped", "term"), ("uncentred_variance", "term"), ("global_mean", "term"),
+    ("position_before_cls", "order term"),
     ("mean_over_tokens", "axis"), ("variance_over_tokens", "axis"),
     ("weight_bias_swapped", "term"), ("no_exp", "activation"), ("max_over_queries", "axis"),
     ("sigmoid", "activation"), ("unit_h", "inputs term"), ("one_head", "term"),
     ("blocks_last_skipped", "term"), ("blocks_reversed", "order"),
-    ("blocks_first_repeated", "term"), ("blocks_last_only", "inputs term"), ("blocks_first_skipped", "term"),
+    ("blocks_first_repeated", "term inputs"), ("blocks_last_only", "inputs term"), ("blocks_first_skipped", "term"),
     ("final_norm_ln2", "term inputs"), ("blocks_none", "term inputs"), ("covers_softmax_over_batch", "axis"),
     ("covers_target-1", "term"), ("covers_target+1", "term"), ("original_logit", "term"),
     ("covers_at_grid_index", "part"),
@@ -115,9 +117,11 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
 
 
 #: The single numbers whose every edit changes the whole result alike, and how: normalize's
-#: (x / 255 − 0.5) / 0.5 is shifted by another mean, scaled by another std, both by another range.
+#: (x / 255 − 0.5) / 0.5 is shifted by another mean, scaled by another std, both by another range;
+#: another √d scales the scores (a softmax's temperature).
 QUANTITY_KINDS: dict[str, frozenset[str]] = {"pixel_mean": frozenset({"shift"}), "pixel_std": frozenset({"scale"}),
-                                             "pixel_range": frozenset({"scale", "shift"})}
+                                             "pixel_range": frozenset({"scale", "shift"}),
+                                             "sqrt_d": frozenset({"scale"})}
 
 
 def edit_kinds(finding_id: str) -> frozenset[str]:

@@ -393,6 +393,9 @@ def _activation_moves() -> Iterator[Candidate]:
                     maths.recomputed("activated", lambda t: ops.relu(t["hidden"])))
     yield Candidate("activation:sigmoid", _sentence("with a sigmoid where the MLP's activation is GELU"), 35,
                     maths.recomputed("activated", lambda t: 1 / (1 + np.exp(-t["hidden"]))))
+    yield Candidate("activation:normal_cdf", _sentence("with Φ(z) alone, the normal distribution's CDF, where "
+                                                       "GELU is z·Φ(z)"), 35,
+                    maths.recomputed("activated", lambda t: ops.gelu(t["hidden"]) / t["hidden"]))
     yield Candidate("activation:silu", _sentence("with SiLU, z·σ(z), where the MLP's activation is GELU, z·Φ(z) "
                                                  "with Φ the normal distribution's CDF"), 35,
                     maths.recomputed("activated", lambda t: t["hidden"] / (1 + np.exp(-t["hidden"]))))
@@ -603,11 +606,21 @@ def _embed_moves() -> Iterator[Candidate]:
     yield Candidate("move:cls_without_position", _sentence("with no position row added to CLS; row 0 of the "
                                                            "table belongs to it"), 23,
                     _transform("embedded", lambda v, t: np.concatenate([t["cls"], v[:, 1:]], axis=1)))
+    yield Candidate("move:position_before_cls", _sentence(
+        "with the position table's first N rows added to the patches before CLS is put in front: CLS gets no "
+        "position and patch i the row of the token before it; CLS comes first, then the whole table is added "
+        "(row 0 is CLS's)"), 23, maths.recomputed("embedded", _position_before_cls))
     yield Candidate("move:normalized_again", _sentence("with the images normalized again: embed's images are "
                                                        "already normalized to [-1, 1] (page 8); patchify them as "
                                                        "they are"), 8,
                     maths.recomputed("embedded", lambda t: maths.embed(maths.normalize(t["call_args"][0]),
                                                                         t["call_args"][1])))
+
+
+def _position_before_cls(t: Any) -> Any:
+    """[CLS, P1 + p_0, ..., PN + p_(N-1)]: the table's first rows added before CLS is prepended."""
+    patches = t["tokens"]  # (B, N, D)
+    return np.concatenate([t["cls"], patches + t["pos_table"][:patches.shape[1]]], axis=1)
 
 
 def _normalize_moves() -> Iterator[Candidate]:

@@ -66,12 +66,26 @@ def _check_raises(case: Case, returned: Returned, exception: str, step_statuses:
     """A case whose docstring promises an exception: raising exactly that one passes."""
     if not returned.ok and returned.error.get("type") == exception:
         return
+    given = ", ".join(f"{spec['name']}={spec['value']!r}" for spec in case.args if "value" in spec)
+    if not returned.ok and returned.error.get("type") in OTHER_EXCEPTIONS:
+        kind = returned.error["type"]
+        raise Feedback(f"{case.function}({given}) raised {kind} where its docstring promises {exception} "
+                       f"(Raises:); {OTHER_EXCEPTIONS[kind]} Write `raise {exception}(...)`.",
+                       finding=Finding(f"no_raise.{case.function}", f"{case.function}: no {exception} where promised"))
     if not returned.ok:
         raise _error_feedback(case, returned.error, step_statuses)
-    given = ", ".join(f"{spec['name']}={spec['value']!r}" for spec in case.args if "value" in spec)
     raise Feedback(f"{case.function}({given}) returned {returned.value!r}; its docstring promises {exception} "
                    f"here (Raises:), e.g. `raise {exception}(...)` when the arguments do not fit.",
                    finding=Finding(f"no_raise.{case.function}", f"{case.function}: no {exception} where promised"))
+
+
+#: Exceptions a student raises on purpose in place of the one promised, and why they are not it.
+OTHER_EXCEPTIONS = {
+    "AssertionError": "an assert raises AssertionError, and Python skips it altogether under `python -O`.",
+    "Exception": "a bare Exception is not the promised kind: a caller catching it would catch everything.",
+    "TypeError": "TypeError says an argument has the wrong type; these have the right types, wrong values.",
+    "RuntimeError": "RuntimeError says something failed while running; these arguments are wrong values.",
+}
 
 
 def _blocked(case: Case, returned: Returned, step_statuses: dict[str, str], feedback: Feedback) -> Feedback | None:
