@@ -80,9 +80,10 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
 
 #: The kinds of structure (as the kit's tests name them: a term, a sign, an order, ...) each kind of edit
 #: claims the error has, by the first part of its id. A finding's kinds are the ways the one change it
-#: names may be described: `subtracted:b_E` is a term with the wrong sign.
+#: names may be described: `subtracted:b_E` is a term with the wrong sign; `replaced:v:k` computes with
+#: another tensor, a wrong input, in place of the right one.
 EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for prefix, kinds in [
-    ("replaced", "term"), ("sign", "sign"), ("transposed", "axis order term"), ("left_out", "term"),
+    ("replaced", "term inputs"), ("sign", "sign"), ("transposed", "axis order term"), ("left_out", "term"),
     ("subtracted", "sign term"), ("twice", "term"), ("scaled", "term"), ("squared", "term"),
     ("inverted", "term"), ("root", "term"), ("reversed", "order"), ("shifted", "order"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
@@ -99,8 +100,8 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("bias_in_weights", "term"), ("relu_after_projection", "activation"),
     ("gelu_after_projection", "activation"),
     ("absolute_change", "magnitude"), ("cls_last", "order"), ("cls_zeros", "part term"), ("cls_added", "term"),
-    ("cls_without_position", "part term"), ("imagenet_stats", "term"), ("reshape_no_transpose", "order"),
-    ("scale_by_D", "term"), ("heads_joined_without_transpose", "order"), ("residual_included", "inputs term"),
+    ("cls_without_position", "part term"), ("imagenet_stats", "term scale shift"), ("reshape_no_transpose", "order"),
+    ("scale_by_D", "term scale"), ("heads_joined_without_transpose", "order"), ("residual_included", "inputs term"),
     ("tokens_scaled", "term"), ("residual_from_normed", "term inputs"), ("no_pre_norm", "term"),
     ("norms_swapped", "term"), ("uncentred_variance", "term"), ("global_mean", "term"),
     ("position_before_cls", "order term"),
