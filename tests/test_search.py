@@ -288,6 +288,21 @@ def test_covers_placed_at_the_grid_index_instead_of_its_pixels_are_named():
     assert "(r·P, c·P)" in found.sentence
 
 
+def test_an_occlusion_map_of_logits_is_named():
+    """The change of the target's logit, the softmax left out of both sides."""
+    from grader.worker.probe_model import ProbeModel
+
+    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 38")
+    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+    _, image, target, patch = _torch_args(case)
+    side = image.shape[-1] // patch
+    covers = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)])
+    with torch.inference_mode():
+        got = (model(covers)[:, target] - model(image)[0, target]).reshape(side, side).double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.move:logit_change", found
+
+
 def test_two_different_edits_that_fit_within_the_tolerance_name_nothing():
     """On rows of variance ~1e-5 around a positive mean, the uncentred variance gives √(mean² + var) ≈ mean:
     dividing by the mean (another edit) fits as well within the case's tolerance, though the two differ

@@ -112,7 +112,8 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("blocks_first_repeated", "term inputs"), ("blocks_last_only", "inputs term"), ("blocks_first_skipped", "term"),
     ("final_norm_ln2", "term inputs"), ("blocks_none", "term inputs"), ("covers_softmax_over_batch", "axis"),
     ("covers_target-1", "term"), ("covers_target+1", "term"), ("original_logit", "term"),
-    ("covers_at_grid_index", "part"),
+    ("covers_at_grid_index", "part"), ("logit_change", "term activation"),
+    ("log_probability_change", "term activation"),
     ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
 ]}
 

@@ -565,9 +565,26 @@ def _map_moves() -> Iterator[Candidate]:
         "with cover (r, c) put at pixel (r, c) of the image; the cover of patch r, c starts at pixel "
         "(r·P, c·P), P pixels on from the one before"), 44,
         maths.recomputed("covered_probabilities", lambda t: _covered(t, step=1)))
+    yield Candidate("move:logit_change", _sentence(
+        "with the change of the target's logit, before any softmax; the map compares probabilities, the "
+        "softmax of each image's logits"), 44, maths.recomputed("change", lambda t: _target_change(t, "logit")))
+    yield Candidate("move:log_probability_change", _sentence(
+        "with the change of the target's log-probability (a log_softmax); the map compares the "
+        "probabilities themselves"), 44, maths.recomputed("change", lambda t: _target_change(t, "log")))
     yield Candidate("move:original_logit", _sentence("with the original image's target logit subtracted, where its "
                                                      "probability goes: covered − original compares probabilities"),
                     44, maths.recomputed("original", _original_logit))
+
+
+def _target_change(t: Any, scale: str) -> Any:
+    """(side, side): covered minus original of the target's logit or log-probability, not its probability."""
+    model, image, target = t["call_args"][:3]
+    logits = np.concatenate([model(image), model(t["covers"])])  # (1 + side², classes)
+    if scale == "log":
+        shifted = logits - logits.max(axis=-1, keepdims=True)
+        logits = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
+    side = round(len(t["covers"]) ** 0.5)
+    return (logits[1:, target] - logits[0, target]).reshape(side, side)
 
 
 def _original_logit(t: Any) -> Any:
