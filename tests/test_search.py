@@ -231,7 +231,7 @@ def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_name
     """Model-taking functions rerun with the cases' cheap probe model (never the ViT)."""
     from grader.worker.probe_model import ProbeModel
 
-    case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 38")
+    case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 6")
     model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
     _, image, target = _torch_args(case)
     side = image.shape[-1] // 2
@@ -260,7 +260,7 @@ def test_quadrants_of_the_wrong_size_are_named_by_the_side_they_have():
     who divides by 4 for "a quarter" computes them: named by the side of the covers."""
     from grader.worker.probe_model import ProbeModel
 
-    case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 38")
+    case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 6")
     model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
     _, image, target = _torch_args(case)
     quarter = image.shape[-1] // 4
@@ -275,7 +275,7 @@ def test_covers_placed_at_the_grid_index_instead_of_its_pixels_are_named():
     """Cover (r, c) at pixel (r, c), the patch's index taken for its corner: every cover overlaps the first."""
     from grader.worker.probe_model import ProbeModel
 
-    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 38")
+    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
     model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
     _, image, target, patch = _torch_args(case)
     side = image.shape[-1] // patch
@@ -292,7 +292,7 @@ def test_an_occlusion_map_of_logits_is_named():
     """The change of the target's logit, the softmax left out of both sides."""
     from grader.worker.probe_model import ProbeModel
 
-    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 38")
+    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
     model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
     _, image, target, patch = _torch_args(case)
     side = image.shape[-1] // patch
