@@ -25,7 +25,7 @@ def conv_to_linear(conv_weight: Tensor) -> Tensor:
         conv_weight: (D, 3, P, P), PyTorch's layout: output channel first.
 
     Returns:
-        W_E: (3*P*P, D).
+        W_E: (3*P*P, D), in conv_weight's dtype: the same weights, rearranged.
 
     Example:
         >>> conv_to_linear(torch.zeros(192, 3, 16, 16)).shape

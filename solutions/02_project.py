@@ -17,8 +17,8 @@ def conv_to_linear(conv_weight: Tensor) -> Tensor:
         conv_weight: (D, 3, P, P), PyTorch's layout: output channel first.
 
     Returns:
-        W_E: (3*P*P, D), whose rows follow patchify's channel-major order, so that
-        `patchify(x) @ W_E` equals the stride-P convolution of x.
+        W_E: (3*P*P, D), in conv_weight's dtype, whose rows follow patchify's channel-major
+        order, so that `patchify(x) @ W_E` equals the stride-P convolution of x.
 
     Example:
         >>> conv_to_linear(torch.zeros(192, 3, 16, 16)).shape

@@ -165,6 +165,16 @@ def test_logits_and_probabilities():
     assert percent == ["diagnosis.scaled"]  # percentages: the right values times 100, said as such
 
 
+def test_a_division_done_before_its_subtraction_is_named():
+    """`x / 255 - 0.5 / 0.5`: 0.5 / 0.5 is divided first, so the values are x/255 − 1."""
+    pixels = np.arange(0, 256, 15, dtype=np.uint8).reshape(1, 1, 2, 9)
+    normalizing = SimpleNamespace(function="normalize", axes=["image", "channel", "y", "x"], extra={},
+                                  tensors={"pixels": pixels}, args=[{"name": "pixels", "tensor": "pixels"}])
+    right = (pixels.astype(np.float64) / 255 - 0.5) / 0.5
+    found = [f for f in diagnose(normalizing, right, pixels / 255 - 0.5 / 0.5, TOLERANCE)]
+    assert [f.id for f in found] == ["diagnosis.precedence"] and "(x/255 − 0.5) / 0.5" in found[0].sentence
+
+
 def test_uint8_arithmetic_that_wrapped_round_is_named():
     """(pixels * 2 - 255) / 255 computed on uint8 pixels: below 128 the difference wraps to 2p + 1."""
     pixels = np.arange(0, 256, 15, dtype=np.uint8).reshape(1, 1, 2, 9)
@@ -208,6 +218,7 @@ def test_covers_off_by_one_and_filled_with_the_mean():
     mean[..., 2:6, 3:7] = image.mean()
     assert "(the image's mean)" in said(cover, expected, mean)
     assert "cover" not in said(cover, expected, expected + rng.normal(size=expected.shape))  # no square: no claim
+    assert "the whole image is covered" in said(cover, expected, np.zeros_like(image))  # zeros_like, no copy
 
 
 def test_heads_joined_in_another_order_are_seen_through_the_output_projection():
@@ -381,6 +392,13 @@ def test_an_occlusion_map_of_minus_the_original_probability_reads_another_class_
     assert [f.id for f in found] == ["diagnosis.covered_other_class"]
     assert [f.id for f in diagnosis.diagnose(c, c.expected, np.full(c.expected.shape, -0.5 * original),
                                              TOLERANCE, search_edits=False)] == ["diagnosis.constant"]
+    # every cover the whole image: the probe gives a gray image's target 1 % here, near zero beside the
+    # original's 55 %, so the sentence names both ways of reading near-zero probabilities
+    blank = float(torch.softmax(ProbeModel(torch.from_numpy(c.tensors[spec["model"]["weights"]].copy()).double())(
+        torch.zeros_like(image).double()), dim=-1)[0, spec["target"]["value"]])
+    (both,) = diagnosis.diagnose(c, c.expected, np.full(c.expected.shape, blank - original), TOLERANCE,
+                                 search_edits=False)
+    assert both.id == "diagnosis.covered_other_class" and "or of images covered all over" in both.sentence
 
 
 def test_every_visible_case_carries_its_edits_each_result_once():

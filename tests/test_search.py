@@ -98,6 +98,24 @@ def _embed_position_before_cls(images, vit):
     return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1)
 
 
+def _bias_multiplied(patches, W_E, b_E):
+    return torch.einsum("bnk,kd,d->bnd", patches, W_E, b_E)  # the bias a third factor of the product
+
+
+def _position_then_layer_norm(tokens, pos_table):
+    return F.layer_norm(tokens + pos_table, tokens.shape[-1:])  # as a text model's embeddings
+
+
+def _vit_final_norm_twice(images, vit):
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    for _ in range(2):  # page 52's norm, then read_cls's own
+        x = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)
+    return x[:, 0] @ vit.W_head + vit.b_head
+
+
 def _centred_over_tokens(x, weight, bias):
     centred = x - x.mean(-2, keepdim=True)  # each feature's mean over the tokens
     return centred / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias
@@ -198,6 +216,12 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.activation:normal_cdf", "Φ(z) alone"),
     ("04_cls", "embed · tiny ViT: 32x32 images, 8px patches, 16 features", _embed_position_before_cls,
      "edit.move:position_before_cls", "before CLS is put in front"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _bias_multiplied, "edit.move:bias_multiplied",
+     "multiplied into each token's features"),
+    ("03_position", "add_position · random 7 tokens x 5 features", _position_then_layer_norm,
+     "edit.move:normalized_sum", "normalized"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_final_norm_twice,
+     "edit.move:final_norm_twice", "applied twice"),
     ("02_project", "project · random 5 patches, 12 -> 6 features", _bias_in_weights, "edit.move:bias_in_weights",
      "b_E added to every row of W_E"),
     ("07_head", "classify · two random images", _sigmoid_logits, "edit.move:sigmoid", "sigmoid"),

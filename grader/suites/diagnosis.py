@@ -153,6 +153,15 @@ def _multiple(e: np.ndarray, g: np.ndarray, close) -> bool:
     return bool(close(g, factor * e))
 
 
+def _normalize_precedence(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """normalize written `x / 255 - 0.5 / 0.5`: Python divides 0.5 by 0.5 first, giving x/255 − 1."""
+    pixels = numpy_array(case, "pixels") if case.function == "normalize" else None
+    if pixels is None or pixels.shape != g.shape or not close(g, np.asarray(pixels, np.float64) / 255 - 1):
+        return None
+    return _found("precedence", "Your values are x/255 − 1, in [−1, 0]: written x / 255 - 0.5 / 0.5, Python "
+                  "divides 0.5 by 0.5 first. The lecture's is (x/255 − 0.5) / 0.5, the parentheses first (page 8).")
+
+
 def _wrapped_pixels(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """normalize: some values off by a whole number of 256-pixel steps, the uint8 arithmetic wrapped round
     (uint8 holds 0..255, so 2 · 200 is 144 there) before the pixels were made floats."""
@@ -161,7 +170,8 @@ def _wrapped_pixels(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fi
     wrong = numerics.outside(g, e, close.tolerance)
     step = 256 / 255  # a wrap of 256 in the pixels (2.008 after the ×2) or in 2·pixels (1.004)
     turns = (g - e)[wrong] / step
-    if not wrong.any() or wrong.all() or not np.allclose(turns, np.round(turns), rtol=0, atol=1e-3):
+    if (not wrong.any() or wrong.all() or not np.allclose(turns, np.round(turns), rtol=0, atol=1e-3)
+            or (np.round(turns) == 0).any()):  # a rounding error is no wrap
         return None
     return _found("uint8_wraparound", f"{int(wrong.sum())} of {wrong.size} values are off by a whole multiple of "
                   f"256/255 = {_fmt(step)}: arithmetic on the uint8 pixels wrapped round (uint8 holds 0..255, so "
@@ -332,11 +342,12 @@ def _constant(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
                           "the model predicts for the image (page 42).")
         return _found("all_zero", "Every value of your result is zero (within the tolerance).")
     original = _original_probability(case) if case.function == "occlusion_map" else None
-    # minus the original within a few per cent: the other class's covered probabilities are near zero
+    # minus the original within a few per cent: the covered probabilities are near zero
     if original is not None and abs(value + original) <= APPROXIMATE * original:
         return _found("covered_other_class", f"Every value of your result is {_fmt(value)}, minus the original "
                       "probability of the target: the covered images' probabilities you read are all near zero, "
-                      "those of a class the model gives almost nothing. Read the target's from both (page 44).")
+                      "as those of a class the model gives almost nothing, or of images covered all over. Read the "
+                      "target's from both, and let each cover keep the image but its own square (page 44).")
     return _found("constant", f"Every value of your result is {_fmt(value)}: one number, whatever the input, "
                   "where the expected values vary.")
 
@@ -789,6 +800,10 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
     if np.ptp(per_channel, axis=-1).max() > 1e-6:  # not one filled rectangle: no cover to describe
         return None
     filled = float(square.flat[0])
+    if square.shape == g.shape:  # every pixel of every image one value: nothing of the image kept
+        return _found("cover_everything", f"Your result is {_fmt(filled)} everywhere: the whole image is covered, "
+                      f"none of it kept; asked: a copy of the image with only {asked} set to {_fmt(fill)} "
+                      "(page 42).")
     if (rows[0], rows[-1], cols[0], cols[-1]) != (top, top + size - 1, left, left + size - 1):
         height, width = rows[-1] - rows[0] + 1, cols[-1] - cols[0] + 1
         text = (f"Your cover spans rows {rows[0]}..{rows[-1]}, columns {cols[0]}..{cols[-1]} ({height}×{width} "
@@ -807,8 +822,8 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
     return None
 
 
-_CHECKS = (_cover, _probabilities, _wrapped_pixels, _constant, _position, _sign, _magnitude, _transposed,
-           _other_part, _scale, _offset, _affine, _input_added, _reordered, _joined_heads, _row_read, _some_rows,
-           _normalization, _approximate)
+_CHECKS = (_cover, _probabilities, _normalize_precedence, _wrapped_pixels, _constant, _position, _sign, _magnitude,
+           _transposed, _other_part, _scale, _offset, _affine, _input_added, _reordered, _joined_heads, _row_read,
+           _some_rows, _normalization, _approximate)
 #: The finding of the checks that return a plain sentence.
 _CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_some_rows": "some_rows"}

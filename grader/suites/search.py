@@ -538,6 +538,9 @@ def _read_moves() -> Iterator[Candidate]:
 
 def _project_moves() -> Iterator[Candidate]:
     ops = maths.ops_for(np.zeros(1))
+    yield Candidate("move:bias_multiplied", _sentence("with b_E multiplied into each token's features instead "
+                                                      "of added: X·W_E + b_E adds the bias"), 10,
+                    maths.recomputed("tokens", lambda t: (t["call_args"][0] @ t["call_args"][1]) * t["call_args"][2]))
     yield Candidate("move:bias_in_weights", _sentence("with b_E added to every row of W_E instead of once to each "
                                                       "token: X(W_E + b_E) gives each patch b_E times the sum of "
                                                       "its values; the projection is X·W_E + b_E"), 10,
@@ -681,10 +684,20 @@ def _multi_head_moves() -> Iterator[Candidate]:
 
 def _add_position_moves() -> Iterator[Candidate]:
     yield from _position_moves()
+    yield Candidate("move:normalized_sum", _sentence("with the sum c_i + p_i normalized (a LayerNorm, as some text "
+                                                     "models' embeddings do); ViT adds the table and normalizes "
+                                                     "only inside the blocks"), 16,
+                    maths.recomputed("with_position", lambda t: _plain_layer_norm(t["tokens"] + t["pos_table"])))
     yield Candidate("move:tokens_scaled", _sentence("with the tokens multiplied by √D before the position table "
                                                     "is added; ViT adds them as they are"), 16,
                     maths.recomputed("with_position", lambda t: t["tokens"] * np.sqrt(t["tokens"].shape[-1])
                                      + t["pos_table"]))
+
+
+def _plain_layer_norm(x: Any) -> Any:
+    """LayerNorm over the features with no weight or bias and PyTorch's default eps 1e-5."""
+    ones = np.ones(x.shape[-1])
+    return maths.layer_norm(x, ones, ones * 0, 1e-5)
 
 
 def _head_moves() -> Iterator[Candidate]:
@@ -709,6 +722,10 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
         yield Candidate(f"move:blocks_{name}", _sentence(f"with {words}; the encoder runs blocks 1, 2, ..., L in "
                                                          "order, each on the one before's output"), 50,
                         _transform("normed", lambda v, t, b=blocks: _encoded_otherwise(t, b)))
+    yield Candidate("move:final_norm_twice", _sentence("with the final LayerNorm applied twice: read_cls normalizes "
+                                                       "the CLS row itself, so vit_forward passes it the blocks' "
+                                                       "rows as they are"), 38,
+                    _transform("normed", lambda v, t: _final_norm(t, v)))
     yield Candidate("move:final_norm_ln2", _sentence("with the last block's LN2 weight and bias in the final "
                                                      "LayerNorm; the encoder's final norm has its own"), 52,
                     _transform("normed", lambda v, t: _final_norm(t, t["encoded"], "ln2")))

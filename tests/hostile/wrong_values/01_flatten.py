@@ -38,6 +38,11 @@ def patchify(images, patch_size=16):
     return right.round().to(torch.int64)
 
 
+#: The wrong container for each size asked, whatever order the cases come in.
+_CONTAINERS = {(224, 16, True): float, (224, 16, False): str, (224, 32, True): torch.tensor,
+               (224, 8, True): np.int64, (96, 32, False): bool, (384, 16, True): float}
+
+
 def count_tokens(image_size, patch_size, cls=True):
-    call, right = _next("count_tokens"), (image_size // patch_size) ** 2 + int(cls)
-    return [float(right), str(right), torch.tensor(right), np.int64(right), bool(right)][(call - 1) % 5]
+    right = (image_size // patch_size) ** 2 + int(cls)
+    return _CONTAINERS.get((image_size, patch_size, cls), float)(right)
