@@ -621,9 +621,10 @@ def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target
 
 @_reusable
 def patch_covers(image: Array, patch_size: int, fill: float, cover_side: int | None = None,
-                 step: int | None = None, trace: Trace | None = None) -> Array:
+                 step: int | None = None, first: int = 0, trace: Trace | None = None) -> Array:
     """(1, 3, H, W) -> (side², 3, H, W): one copy per patch, that patch covered with `fill`, row by row
-    (cover r, c starts at pixel (r·step, c·step), the patch's own corner with the default step P);
+    (cover r, c starts at pixel ((first + r)·step, (first + c)·step), the patch's own corner with the
+    defaults, step P from 0);
     each as `cover` makes it, written in place into one array (the judge's float64 covers take 236 MB,
     and fresh memory costs more than the copying: made one by one and then joined, they took twice that)."""
     side = image.shape[-1] // patch_size
@@ -632,7 +633,8 @@ def patch_covers(image: Array, patch_size: int, fill: float, cover_side: int | N
     for index in range(side * side):
         row, column = divmod(index, side)
         stride = step or patch_size
-        _fill_square(covers[index], row * stride, column * stride, cover_side or patch_size, fill)
+        _fill_square(covers[index], (first + row) * stride, (first + column) * stride, cover_side or patch_size,
+                     fill)
     return covers
 
 

@@ -298,6 +298,7 @@ def position(got: np.ndarray) -> list:
     (POSITION_TABLE.mean(axis=0), "position_mean", "the table's mean row to every token"),
     (POSITION_TABLE.mean(axis=1, keepdims=True), "position_feature_mean", "one number per token"),
     (np.arange(4.0)[:, None], "position_index", "each token's index i"),
+    (np.sin(np.arange(4.0)[:, None] / 10000 ** (np.arange(6) / 6)), "position_own_table", "a table of your own"),
     (np.array([[math.sin(n / 10000 ** (f // 2 * 2 / 6)) if f % 2 == 0 else math.cos(n / 10000 ** (f // 2 * 2 / 6))
                 for f in range(6)] for n in range(4)]), "position_sinusoidal", "sine-and-cosine"),
 ])
@@ -340,6 +341,8 @@ def test_magnitudes_and_a_wrong_cls_count():
     assert xor.id == "diagnosis.xor_count" and "14 ^ 2 + 1 = 14 ^ 3 = 13" in xor.sentence
     counting.args[2]["value"] = False
     assert "14 ^ 2 = 12" in diagnose_count(counting, 14 ^ 2).sentence
+    conditional = diagnose_count(counting, 0)  # `n * n + 1 if cls else 0`: the conditional takes the sum
+    assert conditional.id == "diagnosis.conditional_count" and "(1 if cls else 0)" in conditional.sentence
 
 
 # ---------------------------------------------------------------- edits named by their fixtures' fingerprints

@@ -98,6 +98,10 @@ def _embed_position_before_cls(images, vit):
     return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1)
 
 
+def _patches_scaled_again(patches, W_E, b_E):
+    return (patches / 255) @ W_E + b_E  # normalized rows divided by 255 once more
+
+
 def _bias_multiplied(patches, W_E, b_E):
     return torch.einsum("bnk,kd,d->bnd", patches, W_E, b_E)  # the bias a third factor of the product
 
@@ -218,6 +222,8 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:position_before_cls", "before CLS is put in front"),
     ("02_project", "project · random 5 patches, 12 -> 6 features", _bias_multiplied, "edit.move:bias_multiplied",
      "multiplied into each token's features"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _patches_scaled_again,
+     "edit.move:pixels_scaled_again", "divided by 255 once more"),
     ("03_position", "add_position · random 7 tokens x 5 features", _position_then_layer_norm,
      "edit.move:normalized_sum", "normalized"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_final_norm_twice,
@@ -295,7 +301,7 @@ def test_quadrants_of_the_wrong_size_are_named_by_the_side_they_have():
     assert "each quadrant's side 56 pixels (half of 112)" in found.sentence
 
 
-def test_covers_placed_at_the_grid_index_instead_of_its_pixels_are_named():
+def test_covers_placed_at_the_grid_index_or_counted_from_one_are_named():
     """Cover (r, c) at pixel (r, c), the patch's index taken for its corner: every cover overlaps the first."""
     from grader.worker.probe_model import ProbeModel
 
@@ -310,6 +316,11 @@ def test_covers_placed_at_the_grid_index_instead_of_its_pixels_are_named():
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.move:covers_at_grid_index", found
     assert "(r·P, c·P)" in found.sentence
+    from_one = _covered(image, [((r + 1) * patch, (c + 1) * patch, patch) for r in range(side) for c in range(side)])
+    with torch.inference_mode():
+        got = (model(from_one).softmax(-1)[:, target] - original).reshape(side, side).double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.move:covers_from_one", found  # range(1, side + 1)
 
 
 def test_an_occlusion_map_of_logits_is_named():

@@ -243,6 +243,10 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
                       f"{' plus one' if got > sliding else ''}: the places of a {patch}x{patch} window moved one "
                       f"pixel at a time. Patches do not overlap: the window moves {patch} pixels, so "
                       f"({size}/{patch})² = {patches} patches, then {asked} (page 7).")
+    if not cls and got == 0 and patches > 0:  # `n * n + 1 if cls else 0` is `(n * n + 1) if cls else 0`
+        return _found("conditional_count", f"Your count is 0 for cls=False: written `n * n + 1 if cls else 0`, "
+                      "Python reads `(n * n + 1) if cls else 0`, the conditional taking the whole sum. Put the "
+                      f"parentheses round `(1 if cls else 0)`: {patches} patches, then {asked} (page 7).")
     return _xor_count(size // patch, got, patches, asked)
 
 
@@ -303,6 +307,11 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
     if not close(added, np.broadcast_to(added_rows, added.shape)):
         return None
     perm = _matching(table, added_rows, 0, close)
+    own_rows = sum(not close(row, table_row) for row, table_row in zip(added_rows, table))
+    if perm is None and own_rows > len(table) // 2:  # a few rows wrong are said as such, by _some_rows
+        return _found("position_own_table", "What you added is the same table for every image, but not the "
+                      "pos_table given, nor its rows in another order: a table of your own (a fixed sine code, "
+                      "an index, ...). This ViT learned its table: add its row i to token i (pages 16-17).")
     if perm is None or (perm == np.arange(len(perm))).all():
         return None
     axes = list(getattr(case, "axes", []))

@@ -35,7 +35,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("probabilities", "probabilities instead of logits", "term activation", 52),
     ("scores_not_weights", "scores instead of attention weights", "term activation", 28),
     ("softmax_over_queries", "the softmax ran over the queries", "axis", 28),
-    ("rows_not_normalized", "rows of weights that do not sum to 1", "axis activation", 28),
+    ("rows_not_normalized", "rows of weights that do not sum to 1", "axis activation term", 28),
     ("temperature", "the weights of wrongly scaled scores", "term scale", 28),
     ("output_mixed_up", "one output holds another output's expected value", "term order inputs", None),
     ("all_zero", "the result is zero everywhere", "constant", None),
@@ -56,7 +56,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("normalization", "LayerNorm's division by the standard deviation is off", "scale term", 36),
     ("float16", "a computation in float16", "approximate type", None),
     ("approximate", "approximately right everywhere", "approximate", None),
-    ("unlikely_class", "the probabilities of a class the model gives almost nothing", "term", 42),
+    ("unlikely_class", "the probabilities of a class the model gives almost nothing", "term inputs", 42),
     ("covered_other_class", "covered probabilities near zero: another class, or everything covered",
      "term constant part", 44),
     ("cover_nothing", "nothing was covered", "fill part", 42),
@@ -74,6 +74,8 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("patch_area", "the pixels divided by the patch's side, not its area", "term", 7),
     ("sliding_count", "the places of a window moved one pixel at a time, not a patch", "term", 7),
     ("xor_count", "a bitwise XOR (^) where a power was meant", "term", 7),
+    ("conditional_count", "a conditional expression that took the whole sum", "term", 7),
+    ("position_own_table", "a table of one's own added instead of pos_table", "term inputs", 16),
     ("uint8_wraparound", "uint8 arithmetic wrapped round on some pixels", "part", 8),
     ("precedence", "a division done before the subtraction it should follow", "term scale shift", 8),
     ("position_index", "each token's index added instead of its position row", "term", 16),
@@ -114,10 +116,11 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("blocks_last_skipped", "term"), ("blocks_reversed", "order"),
     ("blocks_first_repeated", "term inputs"), ("blocks_last_only", "inputs term"), ("blocks_first_skipped", "term"),
     ("final_norm_ln2", "term inputs"), ("blocks_none", "term inputs"), ("covers_softmax_over_batch", "axis"),
-    ("covers_target-1", "term"), ("covers_target+1", "term"), ("original_logit", "term"),
+    ("covers_target-1", "term inputs"), ("covers_target+1", "term inputs"), ("original_logit", "term"),
     ("covers_at_grid_index", "part"), ("logit_change", "term activation"),
     ("log_probability_change", "term activation"),
-    ("bias_multiplied", "term"), ("normalized_sum", "term"), ("final_norm_twice", "term inputs"),
+    ("bias_multiplied", "term"), ("pixels_scaled_again", "scale shift"), ("covers_from_one", "order part"),
+    ("normalized_sum", "term"), ("final_norm_twice", "term inputs"),
     ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
 ]}
 
@@ -148,7 +151,7 @@ def _one_edit_kinds(edit: str) -> frozenset[str]:
     quantity = rest.split(":")[0]
     if kind == "constant":
         return frozenset({"fill"} if quantity == "fill" else {"term"})
-    if kind == "index" and quantity != "target":
+    if kind == "index":  # another row, or another class's column, read
         return frozenset({"term", "inputs"})
     return EDIT_KINDS.get(kind, frozenset()) | QUANTITY_KINDS.get(quantity, frozenset())
 

@@ -538,6 +538,11 @@ def _read_moves() -> Iterator[Candidate]:
 
 def _project_moves() -> Iterator[Candidate]:
     ops = maths.ops_for(np.zeros(1))
+    yield Candidate("move:pixels_scaled_again", _sentence("with the patch rows divided by 255 once more: they are "
+                                                          "already normalized to [-1, 1] (page 8); project them "
+                                                          "as they are"), 10,
+                    maths.recomputed("tokens", lambda t: (t["call_args"][0] / 255) @ t["call_args"][1]
+                                     + t["call_args"][2]))
     yield Candidate("move:bias_multiplied", _sentence("with b_E multiplied into each token's features instead "
                                                       "of added: X·W_E + b_E adds the bias"), 10,
                     maths.recomputed("tokens", lambda t: (t["call_args"][0] @ t["call_args"][1]) * t["call_args"][2]))
@@ -568,6 +573,10 @@ def _map_moves() -> Iterator[Candidate]:
         "with cover (r, c) put at pixel (r, c) of the image; the cover of patch r, c starts at pixel "
         "(r·P, c·P), P pixels on from the one before"), 44,
         maths.recomputed("covered_probabilities", lambda t: _covered(t, step=1)))
+    yield Candidate("move:covers_from_one", _sentence(
+        "with the grid counted from 1: cover (r, c) put on patch (r + 1, c + 1), the last row and column of covers "
+        "off the image; range(side) counts 0, 1, ..., side − 1"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _covered(t, first=1)))
     yield Candidate("move:logit_change", _sentence(
         "with the change of the target's logit, before any softmax; the map compares probabilities, the "
         "softmax of each image's logits"), 44, maths.recomputed("change", lambda t: _target_change(t, "logit")))
@@ -595,16 +604,16 @@ def _original_logit(t: Any) -> Any:
     return model(image)[:, target]
 
 
-def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None) -> Any:
-    """The covers' probabilities of class target + shift, the softmax over `axis`; with `step`, of covers
-    placed `step` pixels apart instead of a patch apart."""
+def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None, first: int = 0) -> Any:
+    """The covers' probabilities of class target + shift, the softmax over `axis`; with `step` or `first`, of
+    covers placed `step` pixels apart instead of a patch apart, or counted from grid place `first`."""
     model, image, target = t["call_args"][:3]
     if target + shift < 0:
         raise IndexError("no class before the first")
     covers = t["covers"]
-    if step is not None:
+    if step is not None or first:
         patch_size = t["call_args"][3] if len(t["call_args"]) > 3 else 16
-        covers = maths.patch_covers(image, patch_size, t["fill"], None, step)
+        covers = maths.patch_covers(image, patch_size, t["fill"], None, step, first)
     return maths.ops_for(covers).softmax(model(covers), axis=axis)[:, target + shift]
 
 
