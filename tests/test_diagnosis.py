@@ -404,6 +404,19 @@ def test_an_occlusion_map_of_minus_the_original_probability_reads_another_class_
     assert both.id == "diagnosis.covered_other_class" and "or of images covered all over" in both.sentence
 
 
+
+def test_the_release_reads_the_original_probability_from_the_fixture(monkeypatch):
+    """Without the lecture maths (a student's release), the visible case's stored original probability
+    gives the same finding as the instructor's recomputation."""
+    from grader.suites import diagnosis
+
+    c = _visible("08_occlusion", "occlusion_map")
+    monkeypatch.setattr(diagnosis, "maths", None)
+    found = diagnosis.diagnose(c, c.expected, np.full(c.expected.shape, -c.extra["original"] + 1e-6), TOLERANCE,
+                               search_edits=False)
+    assert [f.id for f in found] == ["diagnosis.covered_other_class"]
+
+
 def test_every_visible_case_carries_its_edits_each_result_once():
     from grader.expected.store import load_cases
     from grader.steps import STEP_IDS

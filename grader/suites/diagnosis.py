@@ -363,8 +363,11 @@ def _constant(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
 
 def _original_probability(case: Any) -> float | None:
     """occlusion_map's original probability of its target: the case's model run once on the uncovered
-    image with the lecture maths (the probe model, or the checkpoint's ViT); None where the maths does
-    not ship (the release, which has no hidden cases) or the case cannot be rebuilt."""
+    image with the lecture maths (the probe model, or the checkpoint's ViT), or as the fixture builder
+    stored it (`original`: the release's visible cases, where the maths does not ship); None where
+    neither can be had."""
+    if "original" in getattr(case, "extra", {}):
+        return float(case.extra["original"])
     spec = next((spec for spec in case.args if spec.get("name") == "model"), {})
     target = next((spec.get("value") for spec in case.args if spec.get("name") == "target"), None)
     if not _recomputes(case) or not isinstance(target, int):
