@@ -301,7 +301,7 @@ def test_quadrants_of_the_wrong_size_are_named_by_the_side_they_have():
     assert "each quadrant's side 56 pixels (half of 112)" in found.sentence
 
 
-def test_covers_placed_at_the_grid_index_or_counted_from_one_are_named():
+def test_covers_placed_at_the_grid_index_counted_from_one_or_doubled_are_named():
     """Cover (r, c) at pixel (r, c), the patch's index taken for its corner: every cover overlaps the first."""
     from grader.worker.probe_model import ProbeModel
 
@@ -321,6 +321,11 @@ def test_covers_placed_at_the_grid_index_or_counted_from_one_are_named():
         got = (model(from_one).softmax(-1)[:, target] - original).reshape(side, side).double().numpy()
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.move:covers_from_one", found  # range(1, side + 1)
+    doubled = _covered(image, [(r * patch, c * patch, 2 * patch) for r in range(side) for c in range(side)])
+    with torch.inference_mode():
+        got = (model(doubled).softmax(-1)[:, target] - original).reshape(side, side).double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.size:cover_side:32", found  # each cover twice the patch
 
 
 def test_an_occlusion_map_of_logits_is_named():
