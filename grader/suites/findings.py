@@ -153,6 +153,8 @@ def _one_edit_kinds(edit: str) -> frozenset[str]:
         return frozenset({"fill"} if quantity == "fill" else {"term"})
     if kind == "index":  # another row, or another class's column, read
         return frozenset({"term", "inputs"})
+    if kind == "size" and rest.endswith(":0"):  # no pixels covered: the sizes read from the wrong axes
+        return frozenset({"part", "constant", "inputs"})
     return EDIT_KINDS.get(kind, frozenset()) | QUANTITY_KINDS.get(quantity, frozenset())
 
 
