@@ -33,7 +33,9 @@ visible tests whose sentences differ between the two sides.
 """
 from __future__ import annotations
 
+import importlib
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -236,38 +238,10 @@ def _release_set() -> list[Fresh]:
     implementation and the lecture alone (tests/mutants/blind.py ... blind8.py; each after the
     diagnosis had been changed for the one before's misses, so that the newest set is unseen by every
     change)."""
-    if "--blind8" in sys.argv:
-        from mutants.blind8 import BLIND8
-
-        return BLIND8
-    if "--blind7" in sys.argv:
-        from mutants.blind7 import BLIND7
-
-        return BLIND7
-    if "--blind6" in sys.argv:
-        from mutants.blind6 import BLIND6
-
-        return BLIND6
-    if "--blind5" in sys.argv:
-        from mutants.blind5 import BLIND5
-
-        return BLIND5
-    if "--blind4" in sys.argv:
-        from mutants.blind4 import BLIND4
-
-        return BLIND4
-    if "--blind3" in sys.argv:
-        from mutants.blind3 import BLIND3
-
-        return BLIND3
-    if "--blind2" in sys.argv:
-        from mutants.blind2 import BLIND2
-
-        return BLIND2
-    if "--blind" in sys.argv:
-        from mutants.blind import BLIND
-
-        return BLIND
+    for flag in sys.argv:
+        if re.fullmatch(r"--blind\d*", flag):  # --blind, --blind2, ...: tests/mutants/blind.py, blind2.py, ...
+            name = flag.removeprefix("--")
+            return getattr(importlib.import_module(f"mutants.{name}"), name.upper())
     return NOVEL
 
 
