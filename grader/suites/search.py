@@ -536,20 +536,24 @@ def _read_moves() -> Iterator[Candidate]:
     yield from _norm_parameter_moves()
 
 
+def _projected_otherwise(project: Callable[[Any, Any, Any], Any]) -> Any:
+    """project's tokens computed by `project(patches, W_E, b_E)` from the call's own arguments."""
+    return maths.recomputed("tokens", lambda t: project(*t["call_args"][:3]))
+
+
 def _project_moves() -> Iterator[Candidate]:
     ops = maths.ops_for(np.zeros(1))
     yield Candidate("move:pixels_scaled_again", _sentence("with the patch rows divided by 255 once more: they are "
                                                           "already normalized to [-1, 1] (page 8); project them "
                                                           "as they are"), 10,
-                    maths.recomputed("tokens", lambda t: (t["call_args"][0] / 255) @ t["call_args"][1]
-                                     + t["call_args"][2]))
+                    _projected_otherwise(lambda X, W_E, b_E: (X / 255) @ W_E + b_E))
     yield Candidate("move:bias_multiplied", _sentence("with b_E multiplied into each token's features instead "
                                                       "of added: X·W_E + b_E adds the bias"), 10,
-                    maths.recomputed("tokens", lambda t: (t["call_args"][0] @ t["call_args"][1]) * t["call_args"][2]))
+                    _projected_otherwise(lambda X, W_E, b_E: (X @ W_E) * b_E))
     yield Candidate("move:bias_in_weights", _sentence("with b_E added to every row of W_E instead of once to each "
                                                       "token: X(W_E + b_E) gives each patch b_E times the sum of "
                                                       "its values; the projection is X·W_E + b_E"), 10,
-                    maths.recomputed("tokens", lambda t: t["call_args"][0] @ (t["call_args"][1] + t["call_args"][2])))
+                    _projected_otherwise(lambda X, W_E, b_E: X @ (W_E + b_E)))
     for name, activation in (("relu", ops.relu), ("gelu", ops.gelu)):
         yield Candidate(f"move:{name}_after_projection", _sentence(
             f"followed by {name.upper()}; the patch projection is affine only"), 10,
