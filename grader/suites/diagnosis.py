@@ -149,8 +149,12 @@ def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
 
 def _multiple(e: np.ndarray, g: np.ndarray, close) -> bool:
     """Whether g is e times one factor (percentages): said by the scale check, not as non-probabilities."""
-    factor = float((g * e).sum() / max(float((e * e).sum()), 1e-300))
-    return bool(close(g, factor * e))
+    return bool(close(g, _factor(e, g) * e))
+
+
+def _factor(e: np.ndarray, g: np.ndarray) -> float:
+    """The one c that brings c·e nearest to g (least squares); 0 where e is zero."""
+    return float((g * e).sum() / max(float((e * e).sum()), 1e-300))
 
 
 def _normalize_precedence(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
@@ -404,7 +408,7 @@ def _scale(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
         return None
     if close(g, np.zeros_like(g)):
         return _found("all_zero", "Every value of your result is zero (within the tolerance).")
-    c = float((g * e).sum() / norm)
+    c = _factor(e, g)
     if abs(c - 1) > 1e-3 and close(g, c * e):
         text = (f"Every value is {_fmt(c)} × the expected one{_factor_name(c)}: the pattern is "
                 "right, the scale is not.")
