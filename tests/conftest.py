@@ -61,14 +61,22 @@ def pytest_runtest_teardown(item: pytest.Item) -> None:
         _freeze_what_is_loaded()
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests that read an early run go last, in the order their runs start: each run then has
+    the whole session before it to finish beside the other tests."""
+    turn = {test: index for index, run in enumerate(EARLY.values()) for test in run.tests}
+    # A stable sort: every other test (-1) keeps its place, before them.
+    items.sort(key=lambda item: turn.get(getattr(item, "originalname", item.name), -1))
+
+
 @pytest.fixture(scope="session", autouse=True)
 def early_runs(request, tmp_path_factory) -> Iterator[Together]:
-    """The runs test modules registered with together.early, started as the session starts where one
-    of their tests was selected: each runs beside the modules before its own."""
+    """The runs test modules registered with together.early, started one after another as the
+    session starts, where one of their tests was selected."""
     selected = {getattr(item, "originalname", item.name) for item in request.session.items}
-    runs = {name: run.make(tmp_path_factory.mktemp(name.replace(" ", "-")))
+    runs = {name: run.make(tmp_path_factory.mktemp(name.replace(" ", "-").replace(":", "")))
             for name, run in EARLY.items() if selected & set(run.tests)}
-    with Together(runs, tmp_path_factory.mktemp("early-output")) as together:
+    with Together(runs, tmp_path_factory.mktemp("early-output"), one_after_another=True) as together:
         yield together
 
 

@@ -6,10 +6,15 @@ checkpoint in the real format under the lecture's hub id (tests/hub_cache.py), a
 photograph `newfoundland_31.jpg` is the kit's sample photograph saved under that name. The class is
 tests/test_fetch.py's hostile roster (its URLs are file:// ones): one good repository, the others
 each broken in its own way, so the course's grade and gradebook show every kind of row.
+
+The course runs in a process of its own, started with the session (this file run as a script), so
+that the session's other tests run beside it.
 """
 from __future__ import annotations
 
 import csv
+import json
+import os
 import re
 import shlex
 import shutil
@@ -28,6 +33,7 @@ from grader.reports.shared import points
 from grader.steps import STEPS
 from hub_cache import make_hub_home, offline_environment
 from test_fetch import GIT_ENVIRONMENT, assert_fetched_as_promised, git, hostile_roster
+from together import early
 
 PAGE = paths.KIT_ROOT / "docs" / "instructors.md"
 KIT_NAME = "vitgrade"  # the kit's folder, as the page calls it
@@ -72,10 +78,8 @@ class Course:
         return done
 
 
-@pytest.fixture(scope="module")
-def course(tmp_path_factory) -> dict:
-    """The whole course, run once: each command's outcome by its text, and where things are."""
-    base = tmp_path_factory.mktemp("course")
+def run_course(base: Path) -> dict:
+    """The whole course, run once in `base`: each command's outcome by its text, and where things are."""
     kit = base / KIT_NAME
     for part in KIT_PARTS:
         source = paths.KIT_ROOT / part
@@ -88,7 +92,7 @@ def course(tmp_path_factory) -> dict:
     roster, good = hostile_roster(base / "students")
     shutil.copyfile(roster, kit / "roster.txt")
     home = base / "hf-home"
-    blob = make_hub_home(home)
+    make_hub_home(home)
     runner = Course(kit, {**offline_environment(home, kit), **GIT_ENVIRONMENT})
     seconds: dict[str, float] = {}
     started_at: dict[str, float] = {}
@@ -98,7 +102,36 @@ def course(tmp_path_factory) -> dict:
             runner.run(command)
             seconds[command] = time.monotonic() - started
     return {"ran": dict(runner.ran), "seconds": seconds, "started_at": started_at, "kit": kit,
-            "release": base / "vit-exercises", "good": good, "blob": blob}
+            "release": base / "vit-exercises", "good": good}
+
+
+COURSE = "the first course"
+
+
+@early(COURSE, "test_every_command_of_the_first_course_does_what_its_step_says",
+       "test_the_course_grades_a_hostile_roster_into_a_gradebook_row_per_repository")
+def _course_started(folder: Path) -> dict:
+    """The course in a process of its own (this file run as a script), from the session's start."""
+    return {"args": [sys.executable, __file__, str(folder)], "cwd": folder,
+            "env": {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}}
+
+
+@pytest.fixture(scope="module")
+def course(early_runs) -> dict:
+    """The course's outcomes, as run_course returned them (written to course.json by the script)."""
+    run = early_runs.finished(COURSE)
+    written = Path(run.args[-1]) / "course.json"
+    assert run.returncode == 0 and written.exists(), run.stderr[-3000:]
+    course = json.loads(written.read_text())
+    ran = {command: subprocess.CompletedProcess(command, *outcome) for command, outcome in course["ran"].items()}
+    return {**course, "ran": ran, **{name: Path(course[name]) for name in ("kit", "release", "good")}}
+
+
+def _write_course(base: Path) -> None:
+    course = run_course(base)
+    ran = {command: [done.returncode, done.stdout, done.stderr] for command, done in course["ran"].items()}
+    written = {**course, "ran": ran, **{name: str(course[name]) for name in ("kit", "release", "good")}}
+    (base / "course.json").write_text(json.dumps(written))
 
 
 def test_the_page_opens_with_the_eight_steps_of_a_first_course() -> None:
@@ -177,3 +210,7 @@ def test_the_course_grades_a_hostile_roster_into_a_gradebook_row_per_repository(
     assert course["ran"][regrade].returncode == 1, course["ran"][regrade].stderr
     kept = sorted((kit / "gradebook.results").glob("*.json"))
     assert len(kept) == 6 and all(path.stat().st_mtime < course["started_at"][regrade] for path in kept)  # read back
+
+
+if __name__ == "__main__":  # the early run of COURSE
+    _write_course(Path(sys.argv[1]))

@@ -5,7 +5,9 @@ bytes: its floats may differ in their last bits from one machine to another (gra
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -18,6 +20,7 @@ from grader.expected.agree import compare_file, compare_folders
 from grader.expected.store import FixtureError, load_cases, load_manifest, verify
 from grader.numerics import DEFAULT_TOLERANCE, REPRODUCIBLE, allowed
 from grader.steps import STEP_IDS
+from together import early
 
 MANIFEST = load_manifest()
 FILES = sorted(MANIFEST["files"])
@@ -98,13 +101,22 @@ def test_hidden_cases_do_not_repeat_visible_inputs():
         assert any(all(a.tobytes() not in visible for a in case.tensors.values()) for case in hidden), step
 
 
-@pytest.fixture(scope="module")
-def rebuilt(tmp_path_factory) -> tuple[Path, dict]:
-    """One rebuild from the stand-in with this machine's kernels, for every test that reads it."""
-    from grader.expected.build import build
+REBUILD = "fixtures: rebuilt from the stand-in"
 
-    folder = tmp_path_factory.mktemp("rebuilt")
-    return folder, build("stand-in", folder)
+
+@early(REBUILD, "test_rebuilding_from_the_standin_reproduces_the_committed_fixtures")
+def _rebuild(folder: Path) -> dict:
+    """One rebuild from the stand-in with this machine's kernels, by the command instructors run."""
+    return {"args": [sys.executable, "-m", "grader.cli", "fixtures", "build", "--out", str(folder / "rebuilt")],
+            "cwd": paths.KIT_ROOT, "env": {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}}
+
+
+@pytest.fixture(scope="module")
+def rebuilt(early_runs) -> tuple[Path, dict]:
+    run = early_runs.finished(REBUILD)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]
+    folder = Path(run.args[run.args.index("--out") + 1])
+    return folder, load_manifest(folder)
 
 
 def _shapes(manifest: dict) -> dict[str, dict]:

@@ -6,13 +6,13 @@ broken in each: the steps are graded with the reference solutions of the steps b
 broken step can only reach another through the runner, and every unbroken step must keep exactly
 the points the solutions get. Step 08 (run ahead of the others by the default runner) is unbroken
 in two of them, beside a broken step 01 or 05. Graded by the default runner, the portable runner
-(on this Linux simulating macOS and Windows) and a class with `--jobs 2`.
+(on this Linux simulating macOS and Windows) and a class with `--jobs 2`: each as a command started
+with the session (tests/together.py's `early`).
 """
 from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,6 +21,7 @@ import pytest
 from grader import paths
 from grader.results import as_dict
 from isolation_matrix import WAYS, Case, Graded, from_contract, violations, write_submission
+from together import early
 
 pytestmark = pytest.mark.slow
 
@@ -42,10 +43,8 @@ def _cases(name: str) -> list[Case]:
     return [Case(step, WAY[way], variant) for variant, (step, way) in enumerate(SUBMISSIONS[name])]
 
 
-@pytest.fixture(scope="module")
-def klass(tmp_path_factory) -> Path:
-    """The three submissions, as one class folder."""
-    folder = tmp_path_factory.mktemp("isolation")
+def write_class(folder: Path) -> Path:
+    """The three submissions, as one class folder in `folder`."""
     klass = folder / "class"
     klass.mkdir()
     for name in SUBMISSIONS:
@@ -58,33 +57,63 @@ def _assert_isolated(results: dict[str, Graded], baseline: Graded) -> None:
     assert found == {name: [] for name in SUBMISSIONS}
 
 
-def test_the_default_runner_charges_each_broken_step_alone(grader_with, solutions_result, klass):
-    grader = grader_with(timeout=TIMEOUT)
-    results = {name: from_contract(as_dict(grader.grade(klass / name))) for name in SUBMISSIONS}
-    _assert_isolated(results, from_contract(as_dict(solutions_result)))
-
-
-def _graded_class(klass: Path, tmp_path: Path, *options: str, portable: bool = False) -> dict[str, Graded]:
-    """`vitgrade grade CLASS OPTIONS` as a command; each folder's result by its name."""
-    report = tmp_path / "class.json"
-    env = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT), "OMP_NUM_THREADS": "1"}
+def _graded(folder: Path, graded: Path, *options: str, portable: bool = False) -> dict:
+    """`vitgrade grade GRADED OPTIONS` as a command (a submission, or the class of the three written
+    in `folder`); its JSON report goes to folder/graded.json."""
+    env = {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}
     env.pop("VITGRADE_RUNNER", None)
     if portable:
         env["PYTHONPATH"] = os.pathsep.join([str(SIMULATION), str(paths.KIT_ROOT)])
-    run = subprocess.run([sys.executable, "-m", "grader.cli", "grade", str(klass), "--timeout", str(TIMEOUT),
-                          "--format", "json", "--output", str(report), *options],
-                         cwd=paths.KIT_ROOT, env=env, capture_output=True, text=True, timeout=600)
+    return {"args": [sys.executable, "-m", "grader.cli", "grade", str(graded), "--timeout", str(TIMEOUT),
+                     "--format", "json", "--output", str(folder / "graded.json"), *options],
+            "cwd": paths.KIT_ROOT, "env": env}
+
+
+DEFAULT = {name: f"isolation: the default runner, the {name} submission" for name in SUBMISSIONS}
+PORTABLE = "isolation: the portable runner"
+TWO_AT_A_TIME = "isolation: a class two at a time"
+
+
+def _register_default(name: str) -> None:
+    @early(DEFAULT[name], "test_the_default_runner_charges_each_broken_step_alone")
+    def _one_submission(folder: Path) -> dict:
+        return _graded(folder, write_class(folder) / name)
+
+
+for _name in SUBMISSIONS:
+    _register_default(_name)
+
+
+@early(PORTABLE, "test_the_portable_runner_charges_each_broken_step_alone")
+def _portable_class(folder: Path) -> dict:
+    return _graded(folder, write_class(folder), portable=True)
+
+
+@early(TWO_AT_A_TIME, "test_a_class_graded_two_at_a_time_charges_each_broken_step_alone")
+def _class_two_at_a_time(folder: Path) -> dict:
+    return _graded(folder, write_class(folder), "--jobs", "2")
+
+
+def _results(early_runs, name: str) -> dict[str, Graded]:
+    """Each submission's result in the early run `name`, by its folder's name."""
+    run = early_runs.finished(name)
+    report = Path(run.args[run.args.index("--output") + 1])
     assert report.exists(), run.stderr
     document = json.loads(report.read_text())
-    return {Path(result["submission"]).name: from_contract(result) for result in document}
+    return {Path(result["submission"]).name: from_contract(result)
+            for result in (document if isinstance(document, list) else [document])}
 
 
-def test_the_portable_runner_charges_each_broken_step_alone(solutions_result, klass, tmp_path):
+def test_the_default_runner_charges_each_broken_step_alone(solutions_result, early_runs):
+    """Each submission graded alone, as `vitgrade grade SUBMISSION` grades it (step 08 run ahead)."""
+    results = {name: _results(early_runs, DEFAULT[name])[name] for name in SUBMISSIONS}
+    _assert_isolated(results, from_contract(as_dict(solutions_result)))
+
+
+def test_the_portable_runner_charges_each_broken_step_alone(solutions_result, early_runs):
     """Compared with the solutions as the default runner grades them: every runner gives them every point."""
-    results = _graded_class(klass, tmp_path, portable=True)
-    _assert_isolated(results, from_contract(as_dict(solutions_result)))
+    _assert_isolated(_results(early_runs, PORTABLE), from_contract(as_dict(solutions_result)))
 
 
-def test_a_class_graded_two_at_a_time_charges_each_broken_step_alone(solutions_result, klass, tmp_path):
-    results = _graded_class(klass, tmp_path, "--jobs", "2")
-    _assert_isolated(results, from_contract(as_dict(solutions_result)))
+def test_a_class_graded_two_at_a_time_charges_each_broken_step_alone(solutions_result, early_runs):
+    _assert_isolated(_results(early_runs, TWO_AT_A_TIME), from_contract(as_dict(solutions_result)))

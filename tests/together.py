@@ -2,7 +2,9 @@
 
 A run of the kit is a judge that mostly waits on its workers, or a single-threaded Python: alone it
 keeps about one of this machine's two cores busy. Tests that need several independent runs start
-them together, so the second core works too; each test still asserts on its own run's output.
+them together, so the second core works too; each test still asserts on its own run's output. The
+longest runs start with the session, one after another (`early`), while the session's other tests
+keep the first core busy; the tests that read them run last.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
@@ -29,44 +31,82 @@ class Finished:
 
 
 class Together:
-    """Runs started at once, each waited for when its test needs it (`finished(name)`); `close()`
-    kills what is still running. Use as a context manager, or through run_together."""
+    """Runs started at once (or one after another), each waited for when its test needs it
+    (`finished(name)`); `close()` kills what is still running. Use as a context manager, or
+    through run_together."""
 
-    def __init__(self, runs: dict[str, dict], folder: Path) -> None:
+    def __init__(self, runs: dict[str, dict], folder: Path, timeout: float = 600.0,
+                 one_after_another: bool = False) -> None:
         """`runs` maps a name to subprocess.Popen's keyword arguments (`args`, `env`, `cwd`, ...).
-        Output goes to files in `folder`, not pipes: a run never stalls on a full pipe while another
-        is waited for. Each run gets one OpenMP thread, as the judges of a `--jobs` pool do: with
-        several runs on two cores, more threads would only spin waiting on each other."""
+        Each run is killed `timeout` seconds after its own start. Output goes to files in `folder`,
+        not pipes: a run never stalls on a full pipe while another is waited for. Each run gets
+        one OpenMP thread, as the judges of a `--jobs` pool do: with several runs on two cores,
+        more threads would only spin waiting on each other. `one_after_another`: each run starts
+        as the one before it ends, in the order given (runs that would each keep a core busy)."""
         folder.mkdir(parents=True, exist_ok=True)
         self._files = contextlib.ExitStack()
-        self._started: dict[str, tuple[subprocess.Popen, IO[str], IO[str], float, threading.Thread]] = {}
-        self._ended: dict[str, float] = {}  # when each run ended, noted by a thread that waits for it
-        for index, (name, popen) in enumerate(runs.items()):
-            out = self._files.enter_context(open(folder / f"run{index}.out", "w+", encoding="utf-8"))
-            err = self._files.enter_context(open(folder / f"run{index}.err", "w+", encoding="utf-8"))
-            options = dict(popen)
-            env = {**options.pop("env", os.environ), "OMP_NUM_THREADS": "1"}
-            process = subprocess.Popen(stdin=subprocess.DEVNULL, stdout=out, stderr=err, text=True, env=env,
-                                       **options)
-            self._files.callback(_kill_if_running, process)
-            waiter = threading.Thread(target=self._note_end, args=(name, process), daemon=True)
-            waiter.start()
-            self._started[name] = (process, out, err, time.monotonic(), waiter)
+        self._runs = {name: _Run(popen, index) for index, (name, popen) in enumerate(runs.items())}
+        self._timeout = timeout
+        self._closed = False
+        self._starting = threading.Lock()
+        for run in self._runs.values():
+            run.out = self._files.enter_context(open(folder / f"run{run.index}.out", "w+", encoding="utf-8"))
+            run.err = self._files.enter_context(open(folder / f"run{run.index}.err", "w+", encoding="utf-8"))
+        self._files.callback(self._kill_all)
+        order = list(self._runs.values())
+        chains = [order] if one_after_another else [[run] for run in order]
+        for chain in chains:
+            threading.Thread(target=self._run_chain, args=(chain,), daemon=True).start()
 
-    def _note_end(self, name: str, process: subprocess.Popen) -> None:
-        process.wait()
-        self._ended[name] = time.monotonic()
+    def _run_chain(self, chain: list[_Run]) -> None:
+        for run in chain:
+            try:
+                self._start(run)
+                if run.process is not None:
+                    self._wait(run)
+            except BaseException as error:  # noqa: B036 - given to the test that waits for this run
+                run.error = error
+            run.ended.set()
 
-    def finished(self, name: str, timeout: float = 600.0) -> Finished:
-        """The run `name` once it has ended (killed, with the others, after `timeout` seconds from
-        its start); its `seconds` are from its start to its end, however late this is asked."""
-        process, out, err, began, waiter = self._started[name]
-        waiter.join(max(began + timeout - time.monotonic(), 0.0))
-        if waiter.is_alive():
-            self.close()
-            raise subprocess.TimeoutExpired(process.args, timeout)
-        out.seek(0), err.seek(0)
-        return Finished(process.args, process.returncode, out.read(), err.read(), self._ended[name] - began)
+    def _start(self, run: _Run) -> None:
+        """Started unless the runs were closed meanwhile (under the lock, so that none is started
+        after close() has killed the others)."""
+        options = dict(run.popen)
+        env = {**options.pop("env", os.environ), "OMP_NUM_THREADS": "1"}
+        with self._starting:
+            if not self._closed:
+                run.began = time.monotonic()
+                run.process = subprocess.Popen(stdin=subprocess.DEVNULL, stdout=run.out, stderr=run.err,
+                                               text=True, env=env, **options)
+
+    def _wait(self, run: _Run) -> None:
+        try:
+            run.process.wait(self._timeout)
+        except subprocess.TimeoutExpired:
+            run.timed_out = True
+            _kill_if_running(run.process)
+        run.seconds = time.monotonic() - run.began
+
+    def finished(self, name: str) -> Finished:
+        """The run `name` once it has ended; its `seconds` are from its start to its end, however
+        late this is asked. TimeoutExpired if it was killed at its time limit."""
+        run = self._runs[name]
+        run.ended.wait()
+        if run.error is not None:
+            raise run.error
+        if run.process is None:
+            raise RuntimeError(f"{name!r} never started: the runs were closed before its turn")
+        if run.timed_out:
+            raise subprocess.TimeoutExpired(run.process.args, self._timeout)
+        run.out.seek(0), run.err.seek(0)
+        return Finished(run.process.args, run.process.returncode, run.out.read(), run.err.read(), run.seconds)
+
+    def _kill_all(self) -> None:
+        with self._starting:
+            self._closed = True
+        for run in self._runs.values():
+            if run.process is not None:
+                _kill_if_running(run.process)
 
     def close(self) -> None:
         self._files.close()
@@ -78,10 +118,26 @@ class Together:
         self.close()
 
 
+@dataclass(eq=False)
+class _Run:
+    """One run's arguments and, once started, its process and end."""
+
+    popen: dict
+    index: int
+    out: IO[str] | None = None
+    err: IO[str] | None = None
+    process: subprocess.Popen | None = None
+    began: float = 0.0
+    seconds: float = 0.0
+    timed_out: bool = False
+    error: BaseException | None = None
+    ended: threading.Event = field(default_factory=threading.Event)
+
+
 def run_together(runs: dict[str, dict], folder: Path, timeout: float = 600.0) -> dict[str, Finished]:
     """Start every run (see Together), then wait for all: {name: Finished}."""
-    with Together(runs, folder) as together:
-        return {name: together.finished(name, timeout) for name in runs}
+    with Together(runs, folder, timeout) as together:
+        return {name: together.finished(name) for name in runs}
 
 
 def _kill_if_running(process: subprocess.Popen) -> None:
@@ -100,14 +156,16 @@ class Early:
     make: Callable[[Path], dict]  # a folder of its own -> subprocess.Popen's keyword arguments
 
 
-#: Filled as the test modules are imported (collection), started by tests/conftest.py's `early_runs`.
+#: Filled as the test modules are imported (collection), started by tests/conftest.py's `early_runs`
+#: one after another, in this order; the tests that read them run last, in the same order.
 EARLY: dict[str, Early] = {}
 
 
 def early(name: str, *tests: str) -> Callable[[Callable[[Path], dict]], Callable[[Path], dict]]:
     """Register `make(folder) -> Popen arguments` as the run `name`, read by `tests` through the
-    `early_runs` fixture (`early_runs.finished(name)`). For a run that mostly waits (time limits
-    running out) or keeps one core, whose test would otherwise leave the second core idle."""
+    `early_runs` fixture (`early_runs.finished(name)`). For a long run in a process of its own
+    (a class graded by the command line, a course of commands): the session's own tests keep one
+    core busy, the early runs the other."""
     def register(make: Callable[[Path], dict]) -> Callable[[Path], dict]:
         EARLY[name] = Early(tests, make)
         return make
