@@ -187,6 +187,22 @@ def _vit_blocks_on_the_embedding(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _weights_over_the_whole_tensor(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    weights = (scores - scores.amax(-1, keepdim=True)).exp()
+    return weights / weights.sum()  # every image, head and row at once
+
+
+def _one_softmax_over_everything(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    return scores.flatten().softmax(0).view_as(scores)
+
+
+def _centred_over_images(x, weight, bias):
+    centred = x - x.mean(0, keepdim=True)  # each feature's mean over the batch, as BatchNorm
+    return centred / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -240,6 +256,13 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     # with two blocks, every block reading the embedded rows is the first left out: both are said
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_blocks_on_the_embedding,
      "edit.move:blocks_first_skipped|move:blocks_last_only", "every block reading the embedded rows"),
+    # two images: a sum over the batch is tried on the whole call, not on the first image alone
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _weights_over_the_whole_tensor,
+     "edit.move:sum_over_everything", "sum over the whole tensor"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _one_softmax_over_everything,
+     "edit.move:softmax_over_everything", "one softmax over the whole tensor"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _centred_over_images, "edit.move:mean_over_images",
+     "mean over the images of the batch"),
 ]
 
 

@@ -122,6 +122,7 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("bias_multiplied", "term"), ("pixels_scaled_again", "scale shift"), ("covers_from_one", "order part"),
     ("normalized_sum", "term"), ("final_norm_twice", "term inputs"),
     ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
+    ("sum_over_everything", "axis"), ("softmax_over_everything", "axis"), ("mean_over_images", "axis"),
 ]}
 
 

@@ -43,6 +43,9 @@ class Candidate:
     sentence: str
     page: int
     edit: Any  # lecture_maths.Edit
+    across_images: bool = False
+    """Whether the edit mixes the images of a batch (a sum or mean over them): tried on the whole call,
+    since the first image alone cannot show it."""
 
 
 # ---------------------------------------------------------------- the lecture's words for each quantity
@@ -432,9 +435,14 @@ def _layer_norm_moves() -> Iterator[Candidate]:
                                                            "LayerNorm divides each token by the standard deviation "
                                                            "of its own features"), 36,
                     maths.recomputed("normalized", lambda t: _standardized(_uncentred(t), t, var_axis=-2)))
+    yield Candidate("move:mean_over_images", _sentence(
+        "with each feature's mean over the images of the batch subtracted (dim 0, as BatchNorm centres; with one "
+        "image that mean is the row itself, and only the bias is left); LayerNorm centres each token on the mean "
+        "of its own features"), 36,
+        maths.recomputed("normalized", lambda t: _standardized(_uncentred(t), t, mean_axis=0)), across_images=True)
     yield Candidate("move:global_mean", _sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
-                    _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()))
+                    _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()), across_images=True)
     yield from _norm_parameter_moves()
 
 
@@ -481,6 +489,14 @@ def _attention_moves() -> Iterator[Candidate]:
                                              "their row's sum"), 28,
                     maths.recomputed("A", lambda t: _shifted(t["scores"], -1) / _shifted(t["scores"], -1).sum(
                         axis=-1, keepdims=True)))
+    yield Candidate("move:sum_over_everything", _sentence(
+        "with each row's exponentials divided by their sum over the whole tensor (every image, head and query) "
+        "instead of the row's own sum: the whole tensor sums to 1 where each row should"), 28,
+        maths.recomputed("A", lambda t: _all_normalized(np.exp(_shifted(t["scores"], -1)))), across_images=True)
+    yield Candidate("move:softmax_over_everything", _sentence(
+        "with one softmax over the whole tensor (every image, head, query and key); the softmax runs over each "
+        "query's row of keys"), 28,
+        maths.recomputed("A", lambda t: _all_normalized(np.exp(t["scores"] - t["scores"].max()))), across_images=True)
     yield Candidate("move:max_over_queries", _sentence("with each key's (column's) largest score subtracted before "
                                                        "the exponential; the softmax subtracts each row's own"), 28,
                     maths.recomputed("A", lambda t: _row_normalized(np.exp(_shifted(t["scores"], -2)))))
@@ -492,6 +508,10 @@ def _shifted(scores: Any, axis: int) -> Any:
 
 def _row_normalized(weights: Any) -> Any:
     return weights / weights.sum(axis=-1, keepdims=True)
+
+
+def _all_normalized(weights: Any) -> Any:
+    return weights / weights.sum()
 
 
 def _logit_moves() -> Iterator[Candidate]:
@@ -914,7 +934,7 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numer
     for candidate in candidates(case.function, first.trace):
         if time.process_time() > deadline:
             return None
-        output = first.edited(candidate)
+        output = first.of_first_image(call.edited(candidate)) if candidate.across_images else first.edited(candidate)
         if output is not None and output.shape == got_first.shape and close(got_first, output) \
                 and not close(output, expected_first):
             fitting.append(candidate)
@@ -954,8 +974,8 @@ class _Call:
                                   call_args=args, block_outputs=None if outputs is None else [x[:1] for x in outputs])
         return first
 
-    def of_first_image(self, array: np.ndarray) -> np.ndarray:
-        return array[:self.correct.shape[0]] if self.correct.ndim else array
+    def of_first_image(self, array: np.ndarray | None) -> np.ndarray | None:
+        return array[:self.correct.shape[0]] if self.correct.ndim and array is not None else array
 
     def edited(self, candidate: Candidate) -> np.ndarray | None:
         output = _try(self.function, self.args, candidate, self.trace)
