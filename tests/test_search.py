@@ -187,6 +187,20 @@ def _vit_blocks_on_the_embedding(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _products_averaged(patches, W_E, b_E):
+    return (patches.unsqueeze(-1) * W_E).mean(dim=2) + b_E  # the products' mean over the inputs, not their sum
+
+
+def _patches_centred(patches, W_E, b_E):
+    return (patches - patches.mean(-1, keepdim=True)) @ W_E + b_E
+
+
+def _embed_images_transposed(images, vit):
+    images = images.transpose(-2, -1)  # (B, 3, W, H): width and height swapped
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+
+
 def _weights_over_the_whole_tensor(q, k):
     scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
     weights = (scores - scores.amax(-1, keepdim=True)).exp()
@@ -256,6 +270,13 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     # with two blocks, every block reading the embedded rows is the first left out: both are said
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_blocks_on_the_embedding,
      "edit.move:blocks_first_skipped|move:blocks_last_only", "every block reading the embedded rows"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _products_averaged, "edit.move:product_averaged",
+     "averaged over the patch row's values"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _patches_centred, "edit.move:patches_centred",
+     "own mean subtracted before the projection"),
+    # the same numbers as the patches cut column by column, each flattened transposed: the move is said
+    ("04_cls", "embed · tiny ViT: 32x32 images, 8px patches, 16 features", _embed_images_transposed,
+     "edit.move:images_transposed", "height and width swapped"),
     # two images: a sum over the batch is tried on the whole call, not on the first image alone
     ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _weights_over_the_whole_tensor,
      "edit.move:sum_over_everything", "sum over the whole tensor"),

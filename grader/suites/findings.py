@@ -123,6 +123,7 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("normalized_sum", "term"), ("final_norm_twice", "term inputs"),
     ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
     ("sum_over_everything", "axis"), ("softmax_over_everything", "axis"), ("mean_over_images", "axis"),
+    ("product_averaged", "scale shift"), ("patches_centred", "inputs"), ("images_transposed", "inputs"),
 ]}
 
 

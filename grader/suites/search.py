@@ -570,6 +570,13 @@ def _project_moves() -> Iterator[Candidate]:
     yield Candidate("move:bias_multiplied", _sentence("with b_E multiplied into each token's features instead "
                                                       "of added: X·W_E + b_E adds the bias"), 10,
                     _projected_otherwise(lambda X, W_E, b_E: (X @ W_E) * b_E))
+    yield Candidate("move:product_averaged", _sentence(
+        "with each token's products x_k·w_kd averaged over the patch row's values instead of summed: X·W_E / K + "
+        "b_E for rows of K = 3·P·P values; the projection sums them"), 10,
+        _projected_otherwise(lambda X, W_E, b_E: X @ W_E / X.shape[-1] + b_E))
+    yield Candidate("move:patches_centred", _sentence(
+        "with each patch row's own mean subtracted before the projection; ViT projects the patch rows as they "
+        "are"), 10, _projected_otherwise(lambda X, W_E, b_E: (X - X.mean(axis=-1, keepdims=True)) @ W_E + b_E))
     yield Candidate("move:bias_in_weights", _sentence("with b_E added to every row of W_E instead of once to each "
                                                       "token: X(W_E + b_E) gives each patch b_E times the sum of "
                                                       "its values; the projection is X·W_E + b_E"), 10,
@@ -663,6 +670,11 @@ def _embed_moves() -> Iterator[Candidate]:
         "with the position table's first N rows added to the patches before CLS is put in front: CLS gets no "
         "position and patch i the row of the token before it; CLS comes first, then the whole table is added "
         "(row 0 is CLS's)"), 23, maths.recomputed("embedded", _position_before_cls))
+    yield Candidate("move:images_transposed", _sentence(
+        "with each image's height and width swapped before it is cut: every patch is the transposed square of "
+        "another place, the patches read column by column; the images are (B, 3, H, W), cut row by row"), 9,
+        maths.recomputed("embedded", lambda t: maths.embed(np.swapaxes(t["call_args"][0], -1, -2),
+                                                           t["call_args"][1])))
     yield Candidate("move:normalized_again", _sentence("with the images normalized again: embed's images are "
                                                        "already normalized to [-1, 1] (page 8); patchify them as "
                                                        "they are"), 8,
