@@ -217,6 +217,26 @@ def _centred_over_images(x, weight, bias):
     return centred / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias
 
 
+def _block_norm_after_sublayer(x, p, H):
+    def norm(z, weight, bias):
+        return F.layer_norm(z, (z.shape[-1],), weight, bias, 1e-6)
+    u = x + norm(_heads_from_values(x, p.W_qkv, p.b_qkv, p.W_o, p.b_o, H), p.ln1_weight, p.ln1_bias)
+    return u + norm(F.gelu(u @ p.W_1 + p.b_1) @ p.W_2 + p.b_2, p.ln2_weight, p.ln2_bias)
+
+
+def _tanh_logits(h, W_head, b_head):
+    return h.tanh() @ W_head + b_head  # the pre-logits tanh of the ViT paper's fine-tuning
+
+
+def _vit_norm_weight_as_bias(images, vit):
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_weight, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -284,6 +304,11 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:softmax_over_everything", "one softmax over the whole tensor"),
     ("06_block", "layer_norm · random 5 tokens x 16 features", _centred_over_images, "edit.move:mean_over_images",
      "mean over the images of the batch"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_norm_after_sublayer,
+     "edit.move:norm_after_sublayer", "each sublayer's output normalized"),
+    ("07_head", "classify · two random images", _tanh_logits, "edit.move:tanh_h", "tanh"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_norm_weight_as_bias,
+     "edit.move:weight_as_bias", "weight passed as its bias"),
 ]
 
 

@@ -124,6 +124,8 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
     ("sum_over_everything", "axis"), ("softmax_over_everything", "axis"), ("mean_over_images", "axis"),
     ("product_averaged", "scale shift"), ("patches_centred", "inputs"), ("images_transposed", "inputs"),
+    ("norm_after_sublayer", "inputs order"), ("weight_as_bias", "term inputs"), ("tanh_h", "activation"),
+    ("encoder_twelve_heads", "term"),
 ]}
 
 

@@ -350,6 +350,13 @@ def _block_moves() -> Iterator[Candidate]:
     yield Candidate("move:no_pre_norm", _sentence("without both LayerNorms: the sublayers read x and u as they "
                                                   "are; each reads its LayerNorm's output, MSA(LN1(x))"), 34,
                     maths.Edit((maths.Change("ln1", lambda v, t: t["x"]), maths.Change("ln2", lambda v, t: t["u"]))))
+    yield Candidate("move:norm_after_sublayer", _sentence(
+        "with each sublayer's output normalized instead of its input: u = x + LN1(MSA(x)), the attention reading x "
+        "as it is; each sublayer reads its LayerNorm's output, u = x + MSA(LN1(x))"), 34,
+        maths.Edit((maths.Change("ln1", lambda v, t: t["x"]),
+                    maths.Change("attn", lambda v, t: _ln(v, t, "ln1_weight", "ln1_bias")),
+                    maths.Change("ln2", lambda v, t: t["u"]),
+                    maths.Change("mlp", lambda v, t: _ln(v, t, "ln2_weight", "ln2_bias")))))
     yield Candidate("move:norms_swapped", _sentence("with LN2's weight and bias before the attention and LN1's "
                                                     "before the MLP; LN1 belongs to the attention"), 36,
                     maths.Edit((maths.Change("ln1", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")),
@@ -471,6 +478,10 @@ def _norm_parameter_moves() -> Iterator[Candidate]:
     yield Candidate("move:weight_bias_swapped", _sentence("with LayerNorm's weight and bias swapped: the rows "
                                                           "scaled by the bias and shifted by the weight"), 36,
                     maths.recomputed("ln_out", lambda t: t["normalized"] * t["ln_bias"] + t["ln_weight"]))
+    yield Candidate("move:weight_as_bias", _sentence("with LayerNorm's weight passed as its bias too: the rows "
+                                                     "scaled by the weight, then shifted by the weight instead of "
+                                                     "the bias"), 36,
+                    maths.recomputed("ln_out", lambda t: t["normalized"] * t["ln_weight"] + t["ln_weight"]))
 
 
 def _position_moves() -> Iterator[Candidate]:
@@ -524,8 +535,16 @@ def _logit_moves() -> Iterator[Candidate]:
                                               "logits"), 52, _transform("logits", lambda v, t: 1 / (1 + np.exp(-v))))
     yield Candidate("move:unit_h", _sentence("with h scaled to length 1 before the head; the head reads h as the "
                                              "final LayerNorm left it"), 52,
-                    maths.recomputed("logits", lambda t: _unit_rows(t["h"] if "h" in t.values else t["call_args"][0])
-                                     @ _head_weights(t) + t["b_head"]))
+                    maths.recomputed("logits", lambda t: _unit_rows(_summary(t)) @ _head_weights(t) + t["b_head"]))
+    yield Candidate("move:tanh_h", _sentence("with tanh applied to h before the head, as the pre-logits layer of the "
+                                             "original ViT's fine-tuning code; this checkpoint has none, its head "
+                                             "reads h as the final LayerNorm left it"), 52,
+                    maths.recomputed("logits", lambda t: np.tanh(_summary(t)) @ _head_weights(t) + t["b_head"]))
+
+
+def _summary(t: Any) -> Any:
+    """h of the call: the CLS summary the ViT computed, or classify's first argument."""
+    return t["h"] if "h" in t.values else t["call_args"][0]
 
 
 def _unit_rows(h: Any) -> Any:
@@ -779,6 +798,12 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
     yield Candidate("move:encoder_one_head", _sentence("with every block's attention run as one head of all D "
                                                        "features; each block splits them into H heads of d = D/H"),
                     32, _transform("normed", lambda v, t: _encoder_rerun(t, heads=1)))
+    params = trace["call_args"][1]
+    if params.num_heads != 12 and trace["encoded"].shape[-1] % 12 == 0:
+        yield Candidate("move:encoder_twelve_heads", _sentence(
+            f"with every block's attention split into 12 heads, the 12 of ViT-Base's heads or of its 12 blocks; "
+            f"this model's blocks have {params.num_heads} heads (params.num_heads)"), 32,
+            _transform("normed", lambda v, t: _encoder_rerun(t, heads=12)))
     yield Candidate("move:block_residual_again", _sentence(
         "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
         "loop is x = block(x)"), 34, _transform("normed", lambda v, t: _encoder_rerun(t, residual=True)))
