@@ -344,12 +344,12 @@ def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_name
     assert found is not None and found.id == "edit.axis:class_axis:0", found
 
 
-def _covered(image, squares):
-    """Copies of `image`, each with one (top, left, size) square set to mid-gray 0."""
+def _covered(image, squares, fill=0.0):
+    """Copies of `image`, each with one (top, left, size) square set to `fill` (mid-gray 0)."""
     covers = []
     for top, left, size in squares:
         covered = image.clone()
-        covered[:, :, top:top + size, left:left + size] = 0.0
+        covered[:, :, top:top + size, left:left + size] = fill
         covers.append(covered)
     return torch.cat(covers)
 
@@ -395,6 +395,30 @@ def test_covers_placed_at_the_grid_index_counted_from_one_or_doubled_are_named()
         got = (model(doubled).softmax(-1)[:, target] - original).reshape(side, side).double().numpy()
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.size:cover_side:32", found  # each cover twice the patch
+
+
+def test_the_top_class_probability_and_a_cover_of_half_are_named():
+    """Each quadrant's largest probability, whatever its class, and covers filled with 0.5, mid-gray of
+    pixels in [0, 1] but light gray of normalized ones."""
+    from grader.worker.probe_model import ProbeModel
+
+    case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 6")
+    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+    _, image, target = _torch_args(case)
+    half = image.shape[-1] // 2
+    covers = _covered(image, [(r * half, c * half, half) for r in (0, 1) for c in (0, 1)])
+    got = model(covers).softmax(-1).amax(-1).double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.move:top_class", found
+    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
+    _, image, target, patch = _torch_args(case)
+    side = image.shape[-1] // patch
+    covers = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)], 0.5)
+    with torch.inference_mode():
+        got = (model(covers).softmax(-1)[:, target] - model(image).softmax(-1)[0, target]).reshape(side, side)
+    found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.constant:fill:0.5", found
+    assert "mid-gray is 0" in found.sentence
 
 
 def test_an_occlusion_map_of_logits_is_named():

@@ -25,6 +25,7 @@ import numpy as np
 from grader import lecture_maths as maths
 from grader import mistakes, numerics
 from grader.expected.arguments import numpy_arguments
+from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 
 #: CPU seconds (this process's, so that other load on the machine does not count) one failing test
@@ -234,11 +235,14 @@ def _factor_edits(name: str, trace: Any) -> Iterator[Candidate]:
 
 def _constant_edits(name: str, trace: Any) -> Iterator[Candidate]:
     words, page, current = _words(name), _page(name), trace[name]
-    # a fill is mid-gray, black or white; eps is also tried at PyTorch's default and at a negligible size
-    for value in (0.0, -1.0, 1.0) + ((1e-5, 1e-12) if name == "eps" else ()):
+    # a fill is mid-gray, black or white, or 0.5, mid-gray of pixels in [0, 1]; eps is also tried at PyTorch's
+    # default and at a negligible size
+    for value in (0.0, -1.0, 1.0) + ((0.5,) if name == "fill" else ()) + ((1e-5, 1e-12) if name == "eps" else ()):
         if value != current:
+            why = (": 0.5 is mid-gray of pixels in [0, 1], and these are normalized to [-1, 1], where mid-gray is 0"
+                   if name == "fill" and value == 0.5 and current == 0 else "")
             yield Candidate(f"constant:{name}:{_fmt(value)}", _sentence(
-                f"with {words} {_fmt(value)} instead of {_fmt(current)}"), page, maths.set_to(name, value))
+                f"with {words} {_fmt(value)} instead of {_fmt(current)}{why}"), page, maths.set_to(name, value))
 
 
 def _axis_edits(name: str, trace: Any) -> Iterator[Candidate]:
@@ -667,6 +671,20 @@ def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None, fi
     return maths.ops_for(covers).softmax(model(covers), axis=axis)[:, target + shift]
 
 
+def _quadrant_moves() -> Iterator[Candidate]:
+    yield Candidate("move:top_class", _sentence("with each covered image's largest probability, whatever its class; "
+                                                "the target's is [:, target] of the softmax, however small"), 43,
+                    maths.recomputed("probabilities", _top_class))
+
+
+def _top_class(t: Any) -> Any:
+    """(4,): each quadrant's cover's largest class probability."""
+    model, image = t["call_args"][:2]
+    side = t["quadrant_side"]
+    covers = np.concatenate([maths.cover(image, q.row * side, q.column * side, side, t["fill"]) for q in QUADRANTS])
+    return maths.ops_for(covers).softmax(model(covers), axis=-1).max(axis=-1)
+
+
 def _cls_moves() -> Iterator[Candidate]:
     def concat(*parts: Any) -> Any:
         return np.concatenate(parts, axis=1)
@@ -861,6 +879,7 @@ _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
     "normalize": _normalize_moves, "conv_to_linear": _conv_moves, "attention_weights": _weights_moves,
     "multi_head_attention": _multi_head_moves, "classify": _logit_moves, "vit_forward": _head_moves,
     "read_cls": _read_moves, "project": _project_moves, "occlusion_map": _map_moves,
+    "quadrant_probabilities": _quadrant_moves,
 }
 
 
