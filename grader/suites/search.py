@@ -819,8 +819,8 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
     params = trace["call_args"][1]
     if params.num_heads != 12 and trace["encoded"].shape[-1] % 12 == 0:
         yield Candidate("move:encoder_twelve_heads", _sentence(
-            f"with every block's attention split into 12 heads, the 12 of ViT-Base's heads or of its 12 blocks; "
-            f"this model's blocks have {params.num_heads} heads (params.num_heads)"), 32,
+            "with every block's attention split into 12 heads (ViT-Base's count, or the encoder's 12 blocks); "
+            f"this model's blocks have {params.num_heads} heads each, params.num_heads"), 32,
             _transform("normed", lambda v, t: _encoder_rerun(t, heads=12)))
     yield Candidate("move:block_residual_again", _sentence(
         "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
