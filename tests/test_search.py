@@ -187,6 +187,56 @@ def _vit_blocks_on_the_embedding(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _products_averaged(patches, W_E, b_E):
+    return (patches.unsqueeze(-1) * W_E).mean(dim=2) + b_E  # the products' mean over the inputs, not their sum
+
+
+def _patches_centred(patches, W_E, b_E):
+    return (patches - patches.mean(-1, keepdim=True)) @ W_E + b_E
+
+
+def _embed_images_transposed(images, vit):
+    images = images.transpose(-2, -1)  # (B, 3, W, H): width and height swapped
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+
+
+def _weights_over_the_whole_tensor(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    weights = (scores - scores.amax(-1, keepdim=True)).exp()
+    return weights / weights.sum()  # every image, head and row at once
+
+
+def _one_softmax_over_everything(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    return scores.flatten().softmax(0).view_as(scores)
+
+
+def _centred_over_images(x, weight, bias):
+    centred = x - x.mean(0, keepdim=True)  # each feature's mean over the batch, as BatchNorm
+    return centred / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias
+
+
+def _block_norm_after_sublayer(x, p, H):
+    def norm(z, weight, bias):
+        return F.layer_norm(z, (z.shape[-1],), weight, bias, 1e-6)
+    u = x + norm(_heads_from_values(x, p.W_qkv, p.b_qkv, p.W_o, p.b_o, H), p.ln1_weight, p.ln1_bias)
+    return u + norm(F.gelu(u @ p.W_1 + p.b_1) @ p.W_2 + p.b_2, p.ln2_weight, p.ln2_bias)
+
+
+def _tanh_logits(h, W_head, b_head):
+    return h.tanh() @ W_head + b_head  # the pre-logits tanh of the ViT paper's fine-tuning
+
+
+def _vit_norm_weight_as_bias(images, vit):
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_weight, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -240,6 +290,25 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     # with two blocks, every block reading the embedded rows is the first left out: both are said
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_blocks_on_the_embedding,
      "edit.move:blocks_first_skipped|move:blocks_last_only", "every block reading the embedded rows"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _products_averaged, "edit.move:product_averaged",
+     "averaged over the patch row's values"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _patches_centred, "edit.move:patches_centred",
+     "own mean subtracted before the projection"),
+    # the same numbers as the patches cut column by column, each flattened transposed: the move is said
+    ("04_cls", "embed · tiny ViT: 32x32 images, 8px patches, 16 features", _embed_images_transposed,
+     "edit.move:images_transposed", "height and width swapped"),
+    # two images: a sum over the batch is tried on the whole call, not on the first image alone
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _weights_over_the_whole_tensor,
+     "edit.move:sum_over_everything", "sum over the whole tensor"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _one_softmax_over_everything,
+     "edit.move:softmax_over_everything", "one softmax over the whole tensor"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _centred_over_images, "edit.move:mean_over_images",
+     "mean over the images of the batch"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_norm_after_sublayer,
+     "edit.move:norm_after_sublayer", "each sublayer's output normalized"),
+    ("07_head", "classify · two random images", _tanh_logits, "edit.move:tanh_h", "tanh"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_norm_weight_as_bias,
+     "edit.move:weight_as_bias", "weight passed as its bias"),
 ]
 
 
@@ -275,12 +344,12 @@ def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_name
     assert found is not None and found.id == "edit.axis:class_axis:0", found
 
 
-def _covered(image, squares):
-    """Copies of `image`, each with one (top, left, size) square set to mid-gray 0."""
+def _covered(image, squares, fill=0.0):
+    """Copies of `image`, each with one (top, left, size) square set to `fill` (mid-gray 0)."""
     covers = []
     for top, left, size in squares:
         covered = image.clone()
-        covered[:, :, top:top + size, left:left + size] = 0.0
+        covered[:, :, top:top + size, left:left + size] = fill
         covers.append(covered)
     return torch.cat(covers)
 
@@ -326,6 +395,30 @@ def test_covers_placed_at_the_grid_index_counted_from_one_or_doubled_are_named()
         got = (model(doubled).softmax(-1)[:, target] - original).reshape(side, side).double().numpy()
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.size:cover_side:32", found  # each cover twice the patch
+
+
+def test_the_top_class_probability_and_a_cover_of_half_are_named():
+    """Each quadrant's largest probability, whatever its class, and covers filled with 0.5, mid-gray of
+    pixels in [0, 1] but light gray of normalized ones."""
+    from grader.worker.probe_model import ProbeModel
+
+    case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 6")
+    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+    _, image, target = _torch_args(case)
+    half = image.shape[-1] // 2
+    covers = _covered(image, [(r * half, c * half, half) for r in (0, 1) for c in (0, 1)])
+    got = model(covers).softmax(-1).amax(-1).double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.move:top_class", found
+    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
+    _, image, target, patch = _torch_args(case)
+    side = image.shape[-1] // patch
+    covers = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)], 0.5)
+    with torch.inference_mode():
+        got = (model(covers).softmax(-1)[:, target] - model(image).softmax(-1)[0, target]).reshape(side, side)
+    found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.constant:fill:0.5", found
+    assert "mid-gray is 0" in found.sentence
 
 
 def test_an_occlusion_map_of_logits_is_named():

@@ -747,6 +747,8 @@ def _normalization(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Fin
     if bias is None or bias.shape != e.shape[-1:]:
         return None
     ne, ng = e - bias, g - bias  # the normalized rows times the weight, the student's and ours
+    if numerics.close(ng, ng * 0, numerics.fit_tolerance(ne)):  # the bias alone: the rows were lost, not divided
+        return None
     factor = (ng * ne).sum(axis=-1, keepdims=True) / np.maximum((ne * ne).sum(axis=-1, keepdims=True), 1e-300)
     if not numerics.close(ng, factor * ne, numerics.fit_tolerance(ne)):
         return None

@@ -122,6 +122,10 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("bias_multiplied", "term"), ("pixels_scaled_again", "scale shift"), ("covers_from_one", "order part"),
     ("normalized_sum", "term"), ("final_norm_twice", "term inputs"),
     ("encoder_one_head", "term"), ("block_residual_again", "term inputs"),
+    ("product_averaged", "scale shift"), ("patches_centred", "inputs"), ("images_transposed", "inputs"),
+    ("sum_over_everything", "axis"), ("softmax_over_everything", "axis"), ("mean_over_images", "axis"),
+    ("norm_after_sublayer", "inputs order"), ("weight_as_bias", "term inputs"), ("tanh_h", "activation"),
+    ("encoder_twelve_heads", "term"), ("top_class", "term inputs"),
 ]}
 
 

@@ -25,6 +25,7 @@ import numpy as np
 from grader import lecture_maths as maths
 from grader import mistakes, numerics
 from grader.expected.arguments import numpy_arguments
+from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 
 #: CPU seconds (this process's, so that other load on the machine does not count) one failing test
@@ -43,6 +44,9 @@ class Candidate:
     sentence: str
     page: int
     edit: Any  # lecture_maths.Edit
+    across_images: bool = False
+    """Whether the edit mixes the images of a batch (a sum or mean over them): tried on the whole call,
+    since the first image alone cannot show it."""
 
 
 # ---------------------------------------------------------------- the lecture's words for each quantity
@@ -231,11 +235,14 @@ def _factor_edits(name: str, trace: Any) -> Iterator[Candidate]:
 
 def _constant_edits(name: str, trace: Any) -> Iterator[Candidate]:
     words, page, current = _words(name), _page(name), trace[name]
-    # a fill is mid-gray, black or white; eps is also tried at PyTorch's default and at a negligible size
-    for value in (0.0, -1.0, 1.0) + ((1e-5, 1e-12) if name == "eps" else ()):
+    # a fill is mid-gray, black or white, or 0.5, mid-gray of pixels in [0, 1]; eps is also tried at PyTorch's
+    # default and at a negligible size
+    for value in (0.0, -1.0, 1.0) + ((0.5,) if name == "fill" else ()) + ((1e-5, 1e-12) if name == "eps" else ()):
         if value != current:
+            why = (": 0.5 is mid-gray of pixels in [0, 1], and these are normalized to [-1, 1], where mid-gray is 0"
+                   if name == "fill" and value == 0.5 and current == 0 else "")
             yield Candidate(f"constant:{name}:{_fmt(value)}", _sentence(
-                f"with {words} {_fmt(value)} instead of {_fmt(current)}"), page, maths.set_to(name, value))
+                f"with {words} {_fmt(value)} instead of {_fmt(current)}{why}"), page, maths.set_to(name, value))
 
 
 def _axis_edits(name: str, trace: Any) -> Iterator[Candidate]:
@@ -347,6 +354,13 @@ def _block_moves() -> Iterator[Candidate]:
     yield Candidate("move:no_pre_norm", _sentence("without both LayerNorms: the sublayers read x and u as they "
                                                   "are; each reads its LayerNorm's output, MSA(LN1(x))"), 34,
                     maths.Edit((maths.Change("ln1", lambda v, t: t["x"]), maths.Change("ln2", lambda v, t: t["u"]))))
+    yield Candidate("move:norm_after_sublayer", _sentence(
+        "with each sublayer's output normalized instead of its input: u = x + LN1(MSA(x)), the attention reading x "
+        "as it is; each sublayer reads its LayerNorm's output, u = x + MSA(LN1(x))"), 34,
+        maths.Edit((maths.Change("ln1", lambda v, t: t["x"]),
+                    maths.Change("attn", lambda v, t: _ln(v, t, "ln1_weight", "ln1_bias")),
+                    maths.Change("ln2", lambda v, t: t["u"]),
+                    maths.Change("mlp", lambda v, t: _ln(v, t, "ln2_weight", "ln2_bias")))))
     yield Candidate("move:norms_swapped", _sentence("with LN2's weight and bias before the attention and LN1's "
                                                     "before the MLP; LN1 belongs to the attention"), 36,
                     maths.Edit((maths.Change("ln1", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")),
@@ -432,9 +446,14 @@ def _layer_norm_moves() -> Iterator[Candidate]:
                                                            "LayerNorm divides each token by the standard deviation "
                                                            "of its own features"), 36,
                     maths.recomputed("normalized", lambda t: _standardized(_uncentred(t), t, var_axis=-2)))
+    yield Candidate("move:mean_over_images", _sentence(
+        "with each feature's mean over the images of the batch subtracted (dim 0, as BatchNorm centres; with one "
+        "image that mean is the row itself, and only the bias is left); LayerNorm centres each token on the mean "
+        "of its own features"), 36,
+        maths.recomputed("normalized", lambda t: _standardized(_uncentred(t), t, mean_axis=0)), across_images=True)
     yield Candidate("move:global_mean", _sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
-                    _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()))
+                    _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()), across_images=True)
     yield from _norm_parameter_moves()
 
 
@@ -463,6 +482,10 @@ def _norm_parameter_moves() -> Iterator[Candidate]:
     yield Candidate("move:weight_bias_swapped", _sentence("with LayerNorm's weight and bias swapped: the rows "
                                                           "scaled by the bias and shifted by the weight"), 36,
                     maths.recomputed("ln_out", lambda t: t["normalized"] * t["ln_bias"] + t["ln_weight"]))
+    yield Candidate("move:weight_as_bias", _sentence("with LayerNorm's weight passed as its bias too: the rows "
+                                                     "scaled by the weight, then shifted by the weight instead of "
+                                                     "the bias"), 36,
+                    maths.recomputed("ln_out", lambda t: t["normalized"] * t["ln_weight"] + t["ln_weight"]))
 
 
 def _position_moves() -> Iterator[Candidate]:
@@ -481,6 +504,14 @@ def _attention_moves() -> Iterator[Candidate]:
                                              "their row's sum"), 28,
                     maths.recomputed("A", lambda t: _shifted(t["scores"], -1) / _shifted(t["scores"], -1).sum(
                         axis=-1, keepdims=True)))
+    yield Candidate("move:sum_over_everything", _sentence(
+        "with each row's exponentials divided by their sum over the whole tensor (every image, head and query) "
+        "instead of the row's own sum: the whole tensor sums to 1 where each row should"), 28,
+        maths.recomputed("A", lambda t: _all_normalized(np.exp(_shifted(t["scores"], -1)))), across_images=True)
+    yield Candidate("move:softmax_over_everything", _sentence(
+        "with one softmax over the whole tensor (every image, head, query and key); the softmax runs over each "
+        "query's row of keys"), 28,
+        maths.recomputed("A", lambda t: _all_normalized(np.exp(t["scores"] - t["scores"].max()))), across_images=True)
     yield Candidate("move:max_over_queries", _sentence("with each key's (column's) largest score subtracted before "
                                                        "the exponential; the softmax subtracts each row's own"), 28,
                     maths.recomputed("A", lambda t: _row_normalized(np.exp(_shifted(t["scores"], -2)))))
@@ -494,6 +525,10 @@ def _row_normalized(weights: Any) -> Any:
     return weights / weights.sum(axis=-1, keepdims=True)
 
 
+def _all_normalized(weights: Any) -> Any:
+    return weights / weights.sum()
+
+
 def _logit_moves() -> Iterator[Candidate]:
     ops = maths.ops_for(np.zeros(1))
     yield Candidate("move:softmax", _sentence("followed by a softmax: these are probabilities; return the logits"),
@@ -504,8 +539,16 @@ def _logit_moves() -> Iterator[Candidate]:
                                               "logits"), 52, _transform("logits", lambda v, t: 1 / (1 + np.exp(-v))))
     yield Candidate("move:unit_h", _sentence("with h scaled to length 1 before the head; the head reads h as the "
                                              "final LayerNorm left it"), 52,
-                    maths.recomputed("logits", lambda t: _unit_rows(t["h"] if "h" in t.values else t["call_args"][0])
-                                     @ _head_weights(t) + t["b_head"]))
+                    maths.recomputed("logits", lambda t: _unit_rows(_summary(t)) @ _head_weights(t) + t["b_head"]))
+    yield Candidate("move:tanh_h", _sentence("with tanh applied to h before the head, as the pre-logits layer of the "
+                                             "original ViT's fine-tuning code; this checkpoint has none, its head "
+                                             "reads h as the final LayerNorm left it"), 52,
+                    maths.recomputed("logits", lambda t: np.tanh(_summary(t)) @ _head_weights(t) + t["b_head"]))
+
+
+def _summary(t: Any) -> Any:
+    """h of the call: the CLS summary the ViT computed, or classify's first argument."""
+    return t["h"] if "h" in t.values else t["call_args"][0]
 
 
 def _unit_rows(h: Any) -> Any:
@@ -550,6 +593,13 @@ def _project_moves() -> Iterator[Candidate]:
     yield Candidate("move:bias_multiplied", _sentence("with b_E multiplied into each token's features instead "
                                                       "of added: X·W_E + b_E adds the bias"), 10,
                     _projected_otherwise(lambda X, W_E, b_E: (X @ W_E) * b_E))
+    yield Candidate("move:product_averaged", _sentence(
+        "with each token's products x_k·w_kd averaged over the patch row's values instead of summed: X·W_E / K + "
+        "b_E for rows of K = 3·P·P values; the projection sums them"), 10,
+        _projected_otherwise(lambda X, W_E, b_E: X @ W_E / X.shape[-1] + b_E))
+    yield Candidate("move:patches_centred", _sentence(
+        "with each patch row's own mean subtracted before the projection; ViT projects the patch rows as they "
+        "are"), 10, _projected_otherwise(lambda X, W_E, b_E: (X - X.mean(axis=-1, keepdims=True)) @ W_E + b_E))
     yield Candidate("move:bias_in_weights", _sentence("with b_E added to every row of W_E instead of once to each "
                                                       "token: X(W_E + b_E) gives each patch b_E times the sum of "
                                                       "its values; the projection is X·W_E + b_E"), 10,
@@ -621,6 +671,20 @@ def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None, fi
     return maths.ops_for(covers).softmax(model(covers), axis=axis)[:, target + shift]
 
 
+def _quadrant_moves() -> Iterator[Candidate]:
+    yield Candidate("move:top_class", _sentence("with each covered image's largest probability, whatever its class; "
+                                                "the target's is [:, target] of the softmax, however small"), 43,
+                    maths.recomputed("probabilities", _top_class))
+
+
+def _top_class(t: Any) -> Any:
+    """(4,): each quadrant's cover's largest class probability."""
+    model, image = t["call_args"][:2]
+    side = t["quadrant_side"]
+    covers = np.concatenate([maths.cover(image, q.row * side, q.column * side, side, t["fill"]) for q in QUADRANTS])
+    return maths.ops_for(covers).softmax(model(covers), axis=-1).max(axis=-1)
+
+
 def _cls_moves() -> Iterator[Candidate]:
     def concat(*parts: Any) -> Any:
         return np.concatenate(parts, axis=1)
@@ -643,6 +707,11 @@ def _embed_moves() -> Iterator[Candidate]:
         "with the position table's first N rows added to the patches before CLS is put in front: CLS gets no "
         "position and patch i the row of the token before it; CLS comes first, then the whole table is added "
         "(row 0 is CLS's)"), 23, maths.recomputed("embedded", _position_before_cls))
+    yield Candidate("move:images_transposed", _sentence(
+        "with each image's height and width swapped before it is cut: every patch is the transposed square of "
+        "another place, the patches read column by column; the images are (B, 3, H, W), cut row by row"), 9,
+        maths.recomputed("embedded", lambda t: maths.embed(np.swapaxes(t["call_args"][0], -1, -2),
+                                                           t["call_args"][1])))
     yield Candidate("move:normalized_again", _sentence("with the images normalized again: embed's images are "
                                                        "already normalized to [-1, 1] (page 8); patchify them as "
                                                        "they are"), 8,
@@ -747,6 +816,12 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
     yield Candidate("move:encoder_one_head", _sentence("with every block's attention run as one head of all D "
                                                        "features; each block splits them into H heads of d = D/H"),
                     32, _transform("normed", lambda v, t: _encoder_rerun(t, heads=1)))
+    params = trace["call_args"][1]
+    if params.num_heads != 12 and trace["encoded"].shape[-1] % 12 == 0:
+        yield Candidate("move:encoder_twelve_heads", _sentence(
+            "with every block's attention split into 12 heads (ViT-Base's count, or the encoder's 12 blocks); "
+            f"this model's blocks have {params.num_heads} heads each, params.num_heads"), 32,
+            _transform("normed", lambda v, t: _encoder_rerun(t, heads=12)))
     yield Candidate("move:block_residual_again", _sentence(
         "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
         "loop is x = block(x)"), 34, _transform("normed", lambda v, t: _encoder_rerun(t, residual=True)))
@@ -804,6 +879,7 @@ _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
     "normalize": _normalize_moves, "conv_to_linear": _conv_moves, "attention_weights": _weights_moves,
     "multi_head_attention": _multi_head_moves, "classify": _logit_moves, "vit_forward": _head_moves,
     "read_cls": _read_moves, "project": _project_moves, "occlusion_map": _map_moves,
+    "quadrant_probabilities": _quadrant_moves,
 }
 
 
@@ -914,7 +990,7 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numer
     for candidate in candidates(case.function, first.trace):
         if time.process_time() > deadline:
             return None
-        output = first.edited(candidate)
+        output = first.of_first_image(call.edited(candidate)) if candidate.across_images else first.edited(candidate)
         if output is not None and output.shape == got_first.shape and close(got_first, output) \
                 and not close(output, expected_first):
             fitting.append(candidate)
@@ -954,8 +1030,8 @@ class _Call:
                                   call_args=args, block_outputs=None if outputs is None else [x[:1] for x in outputs])
         return first
 
-    def of_first_image(self, array: np.ndarray) -> np.ndarray:
-        return array[:self.correct.shape[0]] if self.correct.ndim else array
+    def of_first_image(self, array: np.ndarray | None) -> np.ndarray | None:
+        return array[:self.correct.shape[0]] if self.correct.ndim and array is not None else array
 
     def edited(self, candidate: Candidate) -> np.ndarray | None:
         output = _try(self.function, self.args, candidate, self.trace)
