@@ -15,6 +15,10 @@ from dataclasses import replace
 
 # As the command line does for its judge (grader/cli/__init__.py): the search's numpy on one thread.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# The runs started with the session (tests/together.py's `early`) keep the second core busy: torch
+# on two OpenMP threads here (and in the workers, which inherit it) would spin waiting for that core
+# and run several times slower, not two times.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 # Until the test modules are collected: their imports make hundreds of thousands of objects and
 # almost no garbage, and collecting while they import took 2 s of the quick tier's 27.
 gc.disable()
