@@ -1,7 +1,8 @@
 """The sandbox's layers where grading really runs: root in a container without CAP_SYS_ADMIN
 (simulated with setpriv), a class folder of submissions, and an unprivileged user.
 
-Each setting grades once (module-scoped) and many things are asserted on that one result.
+Each setting grades once (the container settings as commands started with the session) and many
+things are asserted on that one result.
 """
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ import pytest
 from grader import paths
 from grader.launch import sandbox
 from grader.steps import STEP_IDS
-from together import Finished, run_together
+from together import Finished, early, run_together
 
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 NO_SYS_ADMIN = ["setpriv", "--inh-caps=-sys_admin", "--bounding-set=-sys_admin", "--"]
@@ -83,15 +84,30 @@ NO_USER_NAMESPACES = ["unshare", "--user", "--map-root-user", "--", "sh", "-c",
 CONTAINERS = {"no CAP_SYS_ADMIN": NO_SYS_ADMIN, "Docker's defaults": [*NO_USER_NAMESPACES, *NO_SYS_ADMIN]}
 
 
+#: The tests that read a container's run.
+CONTAINER_TESTS = ("test_without_sys_admin_the_solutions_score_full_marks",
+                   "test_without_sys_admin_the_report_names_the_layers_it_got",
+                   "test_with_dockers_defaults_the_sandbox_is_partial_and_says_why",
+                   "test_without_sys_admin_a_loop_times_out_costing_only_its_own_step",
+                   "test_without_sys_admin_a_memory_bomb_is_stopped_costing_only_its_own_step")
+
+
+def _early_container(setting: str) -> None:
+    """Each setting grades in a command started with the session (tests/together.py's `early`)."""
+    @early(f"container: {setting}", *CONTAINER_TESTS)
+    def _graded_in_a_container(folder: Path) -> dict:
+        return {"args": [*CONTAINERS[setting], sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)]}
+
+
+for _setting in CONTAINERS:
+    _early_container(_setting)
+
+
 @pytest.fixture(scope="module")
-def containers(tmp_path_factory) -> dict[str, Finished]:
-    """Both settings graded at once (each run alone keeps about one of the two cores busy)."""
+def containers(early_runs) -> dict[str, Finished]:
+    """Both settings' runs, as they ended."""
     root_with_setpriv()
-    runs = {}
-    for setting, prefix in CONTAINERS.items():
-        folder = tmp_path_factory.mktemp("container")
-        runs[setting] = {"args": [*prefix, sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)]}
-    return run_together(runs, tmp_path_factory.mktemp("container-output"))
+    return {setting: early_runs.finished(f"container: {setting}") for setting in CONTAINERS}
 
 
 @pytest.fixture(scope="module", params=list(CONTAINERS))
