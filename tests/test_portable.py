@@ -208,6 +208,37 @@ def test_the_loopback_transport_that_windows_uses_starts_a_worker():
         spawned.kill()
 
 
+def test_a_worker_that_ends_while_starting_is_replaced_once_before_the_kit_gives_up(monkeypatch):
+    """No student code has run in a worker that is still starting: a second start is tried, and
+    only a second failure is reported (as the kit's error, not the student's)."""
+    from grader.launch import portable
+
+    starts: list[int] = []
+
+    class Dying:
+        """A worker whose start fails as many times as `failures` says, then succeeds."""
+
+        def __init__(self, env: dict) -> None:
+            starts.append(len(starts))
+
+        def wait_started(self) -> None:
+            if len(starts) <= failures:
+                raise EOFError("the worker closed the connection")
+
+        def kill(self) -> int:
+            return 1
+
+    monkeypatch.setattr(portable, "Spawned", Dying)
+    failures = 1
+    portable.PortableRunner("a test").wait_ready()
+    assert len(starts) == 2
+    starts.clear()
+    failures = portable.START_ATTEMPTS
+    with pytest.raises(RuntimeError, match="did not start: the worker closed the connection"):
+        portable.PortableRunner("a test").wait_ready()
+    assert len(starts) == portable.START_ATTEMPTS
+
+
 @pytest.mark.slow
 @linux_only
 def test_the_loopback_transport_refuses_a_connection_without_the_token():

@@ -40,6 +40,7 @@ WINDOWS = sys.platform == "win32"
 KEEPER = Path(__file__).resolve().with_name("keeper.py")
 WORKER = tuple(module_arguments("grader.worker.portable_worker"))
 START_PATIENCE = 120.0  # seconds for a worker's Python to import torch on a slow laptop
+START_ATTEMPTS = 2  # workers started before "did not start" is reported
 EXIT_PATIENCE = 2.0  # seconds a worker that closed its socket gets to finish exiting by itself
 #: Windows variables Python and torch need beside the sandbox's allow-list: without SYSTEMROOT a
 #: Python on Windows cannot even start its sockets.
@@ -63,15 +64,20 @@ class PortableRunner:
         self.memory_refused: str | None = None  # why the OS refused a memory limit, once it did
 
     def wait_ready(self) -> None:
-        """Until the next worker has imported torch: a step's time limit starts after that."""
-        if self._spare is None:
-            self._spare = Spawned(self._env)
-        try:
-            self._spare.wait_started()
-        except (EOFError, OSError, protocol.ProtocolError) as error:
-            self._spare.kill()
-            self._spare = None
-            raise RuntimeError(f"a grading worker did not start: {error}") from None
+        """Until the next worker has imported torch: a step's time limit starts after that. A
+        worker that ends while it starts has run no student code, so another is started once
+        before the kit gives up (on a loaded machine one start can fail where the next succeeds)."""
+        for attempt in range(START_ATTEMPTS):
+            if self._spare is None:
+                self._spare = Spawned(self._env)
+            try:
+                self._spare.wait_started()
+                return
+            except (EOFError, OSError, protocol.ProtocolError) as error:
+                self._spare.kill()
+                self._spare = None
+                if attempt == START_ATTEMPTS - 1:
+                    raise RuntimeError(f"a grading worker did not start: {error}") from None
 
     def spawn(self, init: dict[str, Any]) -> PortableSubmission:
         return PortableSubmission(self, init)
