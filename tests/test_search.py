@@ -237,6 +237,15 @@ def _vit_norm_weight_as_bias(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _product_over_root_K(patches, W_E, b_E):
+    return patches @ W_E / patches.shape[-1] ** 0.5 + b_E  # attention's 1/√d carried over to the projection
+
+
+def _table_repeat_interleaved(tokens, pos_table):
+    B, N, D = tokens.shape
+    return tokens + pos_table.repeat_interleave(B, dim=0).view(B, N, D)  # p0, p0, p1, p1, ... for two images
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -309,6 +318,11 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("07_head", "classify · two random images", _tanh_logits, "edit.move:tanh_h", "tanh"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_norm_weight_as_bias,
      "edit.move:weight_as_bias", "weight passed as its bias"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _product_over_root_K,
+     "edit.move:product_over_sqrt_K", "divided by √K"),
+    # two images: the rows repeated in a row are tried on the whole call, not on the first image alone
+    ("03_position", "add_position · random 7 tokens x 5 features", _table_repeat_interleaved,
+     "edit.move:table_rows_repeated", "repeat_interleave"),
 ]
 
 

@@ -597,6 +597,10 @@ def _project_moves() -> Iterator[Candidate]:
         "with each token's products x_k·w_kd averaged over the patch row's values instead of summed: X·W_E / K + "
         "b_E for rows of K = 3·P·P values; the projection sums them"), 10,
         _projected_otherwise(lambda X, W_E, b_E: X @ W_E / X.shape[-1] + b_E))
+    yield Candidate("move:product_over_sqrt_K", _sentence(
+        "with X·W_E divided by √K before the bias is added, K = 3·P·P values in a patch row: the 1/√d belongs to "
+        "the attention scores (page 28); the projection is X·W_E + b_E"), 10,
+        _projected_otherwise(lambda X, W_E, b_E: X @ W_E / np.sqrt(X.shape[-1]) + b_E))
     yield Candidate("move:patches_centred", _sentence(
         "with each patch row's own mean subtracted before the projection; ViT projects the patch rows as they "
         "are"), 10, _projected_otherwise(lambda X, W_E, b_E: (X - X.mean(axis=-1, keepdims=True)) @ W_E + b_E))
@@ -774,6 +778,17 @@ def _add_position_moves() -> Iterator[Candidate]:
                                                     "is added; ViT adds them as they are"), 16,
                     maths.recomputed("with_position", lambda t: t["tokens"] * np.sqrt(t["tokens"].shape[-1])
                                      + t["pos_table"]))
+    yield Candidate("move:table_rows_repeated", _sentence(
+        "with each row of the position table repeated once per image in a row (repeat_interleave) before it is cut "
+        "into one table per image: image b's token n gets row (b·N + n) // B; every image uses the same whole "
+        "table, token n its row n (expand tiles it)"), 17, maths.recomputed("with_position", _rows_repeated),
+        across_images=True)
+
+
+def _rows_repeated(t: Any) -> Any:
+    """(B, N, D): the table's rows each repeated B times in a row (repeat_interleave), cut into B tables."""
+    tokens, table = t["tokens"], t["pos_table"]
+    return tokens + np.repeat(table, tokens.shape[0], axis=0).reshape(tokens.shape)
 
 
 def _plain_layer_norm(x: Any) -> Any:
