@@ -246,6 +246,16 @@ def _table_repeat_interleaved(tokens, pos_table):
     return tokens + pos_table.repeat_interleave(B, dim=0).view(B, N, D)  # p0, p0, p1, p1, ... for two images
 
 
+def _weights_scores_divided_by_max(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    weights = (scores / scores.amax(-1, keepdim=True)).exp()  # "normalized by the maximum"
+    return weights / weights.sum(-1, keepdim=True)
+
+
+def _heads_count_as_size(x, W_qkv, b_qkv, W_o, b_o, H):
+    return _heads_from_values(x, W_qkv, b_qkv, W_o, b_o, x.shape[-1] // H)  # D/H heads of H features
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -323,6 +333,10 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     # two images: the rows repeated in a row are tried on the whole call, not on the first image alone
     ("03_position", "add_position · random 7 tokens x 5 features", _table_repeat_interleaved,
      "edit.move:table_rows_repeated", "repeat_interleave"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _weights_scores_divided_by_max,
+     "edit.move:divided_by_max", "divided by their largest score"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_count_as_size,
+     "edit.move:head_size_as_count", "D/H heads of H features"),
 ]
 
 

@@ -512,6 +512,11 @@ def _attention_moves() -> Iterator[Candidate]:
         "with one softmax over the whole tensor (every image, head, query and key); the softmax runs over each "
         "query's row of keys"), 28,
         maths.recomputed("A", lambda t: _all_normalized(np.exp(t["scores"] - t["scores"].max()))), across_images=True)
+    yield Candidate("move:divided_by_max", _sentence(
+        "with each row's scores divided by their largest score instead of having it subtracted: the softmax of "
+        "rescaled scores (their order reversed in a row whose largest is negative); subtracting the largest only "
+        "keeps the exponentials small, the weights stay as they are"), 28,
+        maths.recomputed("A", lambda t: _row_normalized(np.exp(t["scores"] / t["scores"].max(axis=-1, keepdims=True)))))
     yield Candidate("move:max_over_queries", _sentence("with each key's (column's) largest score subtracted before "
                                                        "the exponential; the softmax subtracts each row's own"), 28,
                     maths.recomputed("A", lambda t: _row_normalized(np.exp(_shifted(t["scores"], -2)))))
@@ -766,6 +771,11 @@ def _multi_head_moves() -> Iterator[Candidate]:
     yield Candidate("move:one_head", _sentence("with one head of all D features; the lecture splits them into H "
                                                "heads of d = D/H, each with its own weights A"), 32,
                     maths.recomputed("attn", lambda t: maths.multi_head_attention(*t["call_args"][:5], 1)))
+    yield Candidate("move:head_size_as_count", _sentence(
+        "with the features split into D/H heads of H features: the head size d = D/H passed where the number "
+        "of heads goes; the lecture splits them into H heads of d = D/H"), 32,
+        maths.recomputed("attn", lambda t: maths.multi_head_attention(
+            *t["call_args"][:5], t["call_args"][0].shape[-1] // t["call_args"][5])))
 
 
 def _add_position_moves() -> Iterator[Candidate]:
