@@ -623,6 +623,10 @@ def _map_moves() -> Iterator[Candidate]:
     yield Candidate("move:absolute_change", _sentence("with the size of each change, |covered − original|; the "
                                                       "map keeps the sign: drops are negative"), 44,
                     _transform("change", lambda v, t: np.abs(v)))
+    yield Candidate("move:only_drops", _sentence("with every rise set to 0 (the map clamped at 0): covering a patch "
+                                                 "can raise the target's probability too, and the map keeps those "
+                                                 "rises as positive values"), 44,
+                    _transform("change", lambda v, t: np.minimum(v, 0)))
     # one of the two probabilities computed otherwise, the other as the lecture's
     yield Candidate("move:covers_softmax_over_batch", _sentence(
         "with the covered images' softmax taken over the batch of covers; each image's softmax runs over its "
@@ -847,6 +851,11 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
             "with every block's attention split into 12 heads (ViT-Base's count, or the encoder's 12 blocks); "
             f"this model's blocks have {params.num_heads} heads each, params.num_heads"), 32,
             _transform("normed", lambda v, t: _encoder_rerun(t, heads=12)))
+    yield Candidate("move:norm_after_every_block", _sentence(
+        "with the final LayerNorm applied after every block: each block after the first reads normalized rows, and "
+        "read_cls normalizes the last block's once more; the loop is x = block(x), the final norm comes once, "
+        "after the last block"), 52,
+        _transform("normed", lambda v, t: _encoder_rerun(t, norm_each=True)))
     yield Candidate("move:block_residual_again", _sentence(
         "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
         "loop is x = block(x)"), 34, _transform("normed", lambda v, t: _encoder_rerun(t, residual=True)))
@@ -861,14 +870,15 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
     return maths.layer_norm(x, getattr(last, f"{which}_weight"), getattr(last, f"{which}_bias"))
 
 
-def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False) -> Any:
-    """The final LayerNorm after every block rerun from the embedded rows, with other heads or each block's
-    output added to its input."""
+def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False) -> Any:
+    """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
+    output added to its input, or each block's output normalized by the final LayerNorm."""
     params = t["call_args"][1]
     x = t["block_outputs"][0]
     for p in params.blocks:
         out = maths.block(x, p, heads or params.num_heads)
         x = x + out if residual else out
+        x = _final_norm(t, x) if norm_each else x
     return _final_norm(t, x)
 
 
