@@ -359,6 +359,7 @@ def _visible(step: str, function: str):
 @pytest.mark.parametrize("step, function, edit", [
     ("07_head", "vit_forward", "edit.move:encoder_one_head"),
     ("07_head", "vit_forward", "edit.move:encoder_twelve_heads"),
+    ("07_head", "vit_forward", "edit.move:norm_after_every_block"),
     ("08_occlusion", "occlusion_map", "edit.index:target:+1"),
     ("08_occlusion", "quadrant_probabilities", "edit.size:quadrant_side:0"),
 ])

@@ -237,6 +237,34 @@ def _vit_norm_weight_as_bias(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _product_over_root_K(patches, W_E, b_E):
+    return patches @ W_E / patches.shape[-1] ** 0.5 + b_E  # attention's 1/√d carried over to the projection
+
+
+def _table_repeat_interleaved(tokens, pos_table):
+    B, N, D = tokens.shape
+    return tokens + pos_table.repeat_interleave(B, dim=0).view(B, N, D)  # p0, p0, p1, p1, ... for two images
+
+
+def _weights_scores_divided_by_max(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    weights = (scores / scores.amax(-1, keepdim=True)).exp()  # "normalized by the maximum"
+    return weights / weights.sum(-1, keepdim=True)
+
+
+def _heads_count_as_size(x, W_qkv, b_qkv, W_o, b_o, H):
+    return _heads_from_values(x, W_qkv, b_qkv, W_o, b_o, x.shape[-1] // H)  # D/H heads of H features
+
+
+def _vit_norm_after_every_block(images, vit):
+    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
+    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    for p in vit.blocks:
+        x = F.layer_norm(_block_with(x, p, vit.num_heads), (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -309,6 +337,17 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("07_head", "classify · two random images", _tanh_logits, "edit.move:tanh_h", "tanh"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_norm_weight_as_bias,
      "edit.move:weight_as_bias", "weight passed as its bias"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _product_over_root_K,
+     "edit.move:product_over_sqrt_K", "divided by √K"),
+    # two images: the rows repeated in a row are tried on the whole call, not on the first image alone
+    ("03_position", "add_position · random 7 tokens x 5 features", _table_repeat_interleaved,
+     "edit.move:table_rows_repeated", "repeat_interleave"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _weights_scores_divided_by_max,
+     "edit.move:divided_by_max", "divided by their largest score"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_count_as_size,
+     "edit.move:head_size_as_count", "D/H heads of H features"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_norm_after_every_block,
+     "edit.move:norm_after_every_block", "after every block"),
 ]
 
 
@@ -434,6 +473,23 @@ def test_an_occlusion_map_of_logits_is_named():
         got = (model(covers)[:, target] - model(image)[0, target]).reshape(side, side).double().numpy()
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.move:logit_change", found
+
+
+def test_an_occlusion_map_clamped_at_zero_is_named():
+    """Every rise of the target's probability set to 0, as if covering could only lower it."""
+    from grader.worker.probe_model import ProbeModel
+
+    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
+    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+    _, image, target, patch = _torch_args(case)
+    side = image.shape[-1] // patch
+    covers = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)])
+    with torch.inference_mode():
+        change = model(covers).softmax(-1)[:, target] - model(image).softmax(-1)[0, target]
+    got = change.reshape(side, side).clamp(max=0).double().numpy()
+    assert (change > 1e-3).any()  # the case has rises to lose
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.move:only_drops", found
 
 
 def test_two_different_edits_that_fit_within_the_tolerance_name_nothing():

@@ -126,6 +126,8 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("sum_over_everything", "axis"), ("softmax_over_everything", "axis"), ("mean_over_images", "axis"),
     ("norm_after_sublayer", "inputs order"), ("weight_as_bias", "term inputs"), ("tanh_h", "activation"),
     ("encoder_twelve_heads", "term"), ("top_class", "term inputs"),
+    ("product_over_sqrt_K", "scale shift"), ("table_rows_repeated", "term"), ("divided_by_max", "term"),
+    ("head_size_as_count", "term"), ("norm_after_every_block", "term inputs"), ("only_drops", "part"),
 ]}
 
 

@@ -512,6 +512,11 @@ def _attention_moves() -> Iterator[Candidate]:
         "with one softmax over the whole tensor (every image, head, query and key); the softmax runs over each "
         "query's row of keys"), 28,
         maths.recomputed("A", lambda t: _all_normalized(np.exp(t["scores"] - t["scores"].max()))), across_images=True)
+    yield Candidate("move:divided_by_max", _sentence(
+        "with each row's scores divided by their largest score instead of having it subtracted: the softmax of "
+        "rescaled scores (their order reversed in a row whose largest is negative); subtracting the largest only "
+        "keeps the exponentials small, the weights stay as they are"), 28,
+        maths.recomputed("A", lambda t: _row_normalized(np.exp(t["scores"] / t["scores"].max(axis=-1, keepdims=True)))))
     yield Candidate("move:max_over_queries", _sentence("with each key's (column's) largest score subtracted before "
                                                        "the exponential; the softmax subtracts each row's own"), 28,
                     maths.recomputed("A", lambda t: _row_normalized(np.exp(_shifted(t["scores"], -2)))))
@@ -597,6 +602,10 @@ def _project_moves() -> Iterator[Candidate]:
         "with each token's products x_k·w_kd averaged over the patch row's values instead of summed: X·W_E / K + "
         "b_E for rows of K = 3·P·P values; the projection sums them"), 10,
         _projected_otherwise(lambda X, W_E, b_E: X @ W_E / X.shape[-1] + b_E))
+    yield Candidate("move:product_over_sqrt_K", _sentence(
+        "with X·W_E divided by √K before the bias is added, K = 3·P·P values in a patch row: the 1/√d belongs to "
+        "the attention scores (page 28); the projection is X·W_E + b_E"), 10,
+        _projected_otherwise(lambda X, W_E, b_E: X @ W_E / np.sqrt(X.shape[-1]) + b_E))
     yield Candidate("move:patches_centred", _sentence(
         "with each patch row's own mean subtracted before the projection; ViT projects the patch rows as they "
         "are"), 10, _projected_otherwise(lambda X, W_E, b_E: (X - X.mean(axis=-1, keepdims=True)) @ W_E + b_E))
@@ -614,6 +623,10 @@ def _map_moves() -> Iterator[Candidate]:
     yield Candidate("move:absolute_change", _sentence("with the size of each change, |covered − original|; the "
                                                       "map keeps the sign: drops are negative"), 44,
                     _transform("change", lambda v, t: np.abs(v)))
+    yield Candidate("move:only_drops", _sentence("with every rise set to 0 (the map clamped at 0): covering a patch "
+                                                 "can raise the target's probability too, and the map keeps those "
+                                                 "rises as positive values"), 44,
+                    _transform("change", lambda v, t: np.minimum(v, 0)))
     # one of the two probabilities computed otherwise, the other as the lecture's
     yield Candidate("move:covers_softmax_over_batch", _sentence(
         "with the covered images' softmax taken over the batch of covers; each image's softmax runs over its "
@@ -762,6 +775,11 @@ def _multi_head_moves() -> Iterator[Candidate]:
     yield Candidate("move:one_head", _sentence("with one head of all D features; the lecture splits them into H "
                                                "heads of d = D/H, each with its own weights A"), 32,
                     maths.recomputed("attn", lambda t: maths.multi_head_attention(*t["call_args"][:5], 1)))
+    yield Candidate("move:head_size_as_count", _sentence(
+        "with the features split into D/H heads of H features: the head size d = D/H passed where the number "
+        "of heads goes; the lecture splits them into H heads of d = D/H"), 32,
+        maths.recomputed("attn", lambda t: maths.multi_head_attention(
+            *t["call_args"][:5], t["call_args"][0].shape[-1] // t["call_args"][5])))
 
 
 def _add_position_moves() -> Iterator[Candidate]:
@@ -774,6 +792,17 @@ def _add_position_moves() -> Iterator[Candidate]:
                                                     "is added; ViT adds them as they are"), 16,
                     maths.recomputed("with_position", lambda t: t["tokens"] * np.sqrt(t["tokens"].shape[-1])
                                      + t["pos_table"]))
+    yield Candidate("move:table_rows_repeated", _sentence(
+        "with each row of the position table repeated once per image in a row (repeat_interleave) before it is cut "
+        "into one table per image: image b's token n gets row (b·N + n) // B; every image uses the same whole "
+        "table, token n its row n (expand tiles it)"), 17, maths.recomputed("with_position", _rows_repeated),
+        across_images=True)
+
+
+def _rows_repeated(t: Any) -> Any:
+    """(B, N, D): the table's rows each repeated B times in a row (repeat_interleave), cut into B tables."""
+    tokens, table = t["tokens"], t["pos_table"]
+    return tokens + np.repeat(table, tokens.shape[0], axis=0).reshape(tokens.shape)
 
 
 def _plain_layer_norm(x: Any) -> Any:
@@ -822,6 +851,11 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
             "with every block's attention split into 12 heads (ViT-Base's count, or the encoder's 12 blocks); "
             f"this model's blocks have {params.num_heads} heads each, params.num_heads"), 32,
             _transform("normed", lambda v, t: _encoder_rerun(t, heads=12)))
+    yield Candidate("move:norm_after_every_block", _sentence(
+        "with the final LayerNorm applied after every block: each block after the first reads normalized rows, and "
+        "read_cls normalizes the last block's once more; the loop is x = block(x), the final norm comes once, "
+        "after the last block"), 52,
+        _transform("normed", lambda v, t: _encoder_rerun(t, norm_each=True)))
     yield Candidate("move:block_residual_again", _sentence(
         "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
         "loop is x = block(x)"), 34, _transform("normed", lambda v, t: _encoder_rerun(t, residual=True)))
@@ -836,14 +870,15 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
     return maths.layer_norm(x, getattr(last, f"{which}_weight"), getattr(last, f"{which}_bias"))
 
 
-def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False) -> Any:
-    """The final LayerNorm after every block rerun from the embedded rows, with other heads or each block's
-    output added to its input."""
+def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False) -> Any:
+    """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
+    output added to its input, or each block's output normalized by the final LayerNorm."""
     params = t["call_args"][1]
     x = t["block_outputs"][0]
     for p in params.blocks:
         out = maths.block(x, p, heads or params.num_heads)
         x = x + out if residual else out
+        x = _final_norm(t, x) if norm_each else x
     return _final_norm(t, x)
 
 
