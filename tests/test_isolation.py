@@ -6,8 +6,8 @@ broken in each: the steps are graded with the reference solutions of the steps b
 broken step can only reach another through the runner, and every unbroken step must keep exactly
 the points the solutions get. Step 08 (run ahead of the others by the default runner) is unbroken
 in two of them, beside a broken step 01 or 05. Graded by the default runner, the portable runner
-(on this Linux simulating macOS and Windows) and a class with `--jobs 2`: each as a command started
-with the session (tests/together.py's `early`).
+(on this Linux simulating macOS and Windows) and a class with `--jobs 2`; the last two as commands
+started with the session (tests/together.py's `early`).
 """
 from __future__ import annotations
 
@@ -69,19 +69,8 @@ def _graded(folder: Path, graded: Path, *options: str, portable: bool = False) -
             "cwd": paths.KIT_ROOT, "env": env}
 
 
-DEFAULT = {name: f"isolation: the default runner, the {name} submission" for name in SUBMISSIONS}
 PORTABLE = "isolation: the portable runner"
 TWO_AT_A_TIME = "isolation: a class two at a time"
-
-
-def _register_default(name: str) -> None:
-    @early(DEFAULT[name], "test_the_default_runner_charges_each_broken_step_alone")
-    def _one_submission(folder: Path) -> dict:
-        return _graded(folder, write_class(folder) / name)
-
-
-for _name in SUBMISSIONS:
-    _register_default(_name)
 
 
 @early(PORTABLE, "test_the_portable_runner_charges_each_broken_step_alone")
@@ -104,9 +93,15 @@ def _results(early_runs, name: str) -> dict[str, Graded]:
             for result in (document if isinstance(document, list) else [document])}
 
 
-def test_the_default_runner_charges_each_broken_step_alone(solutions_result, early_runs):
-    """Each submission graded alone, as `vitgrade grade SUBMISSION` grades it (step 08 run ahead)."""
-    results = {name: _results(early_runs, DEFAULT[name])[name] for name in SUBMISSIONS}
+@pytest.fixture(scope="module")
+def klass(tmp_path_factory) -> Path:
+    return write_class(tmp_path_factory.mktemp("isolation"))
+
+
+def test_the_default_runner_charges_each_broken_step_alone(grader_with, solutions_result, klass):
+    """Each submission graded alone by the session's grader (step 08 run ahead)."""
+    grader = grader_with(timeout=TIMEOUT)
+    results = {name: from_contract(as_dict(grader.grade(klass / name))) for name in SUBMISSIONS}
     _assert_isolated(results, from_contract(as_dict(solutions_result)))
 
 
