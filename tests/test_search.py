@@ -460,8 +460,9 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     assert "mid-gray is 0" in found.sentence
 
 
-def test_an_occlusion_map_of_logits_is_named():
-    """The change of the target's logit, the softmax left out of both sides."""
+def _probe_covers():
+    """The hidden probe-model occlusion case and every patch-sized cover of its image, in grid order:
+    (case, model, image, target, side, covers)."""
     from grader.worker.probe_model import ProbeModel
 
     case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
@@ -469,6 +470,12 @@ def test_an_occlusion_map_of_logits_is_named():
     _, image, target, patch = _torch_args(case)
     side = image.shape[-1] // patch
     covers = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)])
+    return case, model, image, target, side, covers
+
+
+def test_an_occlusion_map_of_logits_is_named():
+    """The change of the target's logit, the softmax left out of both sides."""
+    case, model, image, target, side, covers = _probe_covers()
     with torch.inference_mode():
         got = (model(covers)[:, target] - model(image)[0, target]).reshape(side, side).double().numpy()
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
@@ -477,13 +484,7 @@ def test_an_occlusion_map_of_logits_is_named():
 
 def test_an_occlusion_map_clamped_at_zero_is_named():
     """Every rise of the target's probability set to 0, as if covering could only lower it."""
-    from grader.worker.probe_model import ProbeModel
-
-    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
-    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
-    _, image, target, patch = _torch_args(case)
-    side = image.shape[-1] // patch
-    covers = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)])
+    case, model, image, target, side, covers = _probe_covers()
     with torch.inference_mode():
         change = model(covers).softmax(-1)[:, target] - model(image).softmax(-1)[0, target]
     got = change.reshape(side, side).clamp(max=0).double().numpy()
