@@ -87,7 +87,7 @@ def _results(early_runs, name: str) -> dict[str, Graded]:
     """Each submission's result in the early run `name`, by its folder's name."""
     run = early_runs.finished(name)
     report = Path(run.args[run.args.index("--output") + 1])
-    assert report.exists(), run.stderr
+    assert report.exists(), f"exit status {run.returncode}\n{run.stdout[-2000:]}\n{run.stderr}"
     document = json.loads(report.read_text())
     return {Path(result["submission"]).name: from_contract(result)
             for result in (document if isinstance(document, list) else [document])}

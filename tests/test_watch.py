@@ -48,8 +48,9 @@ class _Lines:
                 return "\n".join(block)
 
 
-def _descendants(root: int) -> dict[int, str]:
-    """Every process below `root`, by pid, with its start time (so a reused pid is not mistaken)."""
+def _descendants(root: int, excluding: set[int] = frozenset()) -> dict[int, str]:
+    """Every process below `root`, by pid, with its start time (so a reused pid is not mistaken);
+    none at or below a pid in `excluding`."""
     parents: dict[int, list[int]] = {}
     started: dict[int, str] = {}
     for entry in os.listdir("/proc"):
@@ -60,9 +61,11 @@ def _descendants(root: int) -> dict[int, str]:
                 continue
             parents.setdefault(int(fields[1]), []).append(int(entry))
             started[int(entry)] = fields[19]
-    found, stack = {}, list(parents.get(root, []))
+    found, stack = {}, [pid for pid in parents.get(root, []) if pid not in excluding]
     while stack:
         pid = stack.pop()
+        if pid in excluding:
+            continue
         found[pid] = started[pid]
         stack += parents.get(pid, [])
     return found

@@ -13,7 +13,7 @@ import os
 import subprocess
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -100,6 +100,13 @@ class Together:
             raise subprocess.TimeoutExpired(run.process.args, self._timeout)
         run.out.seek(0), run.err.seek(0)
         return Finished(run.process.args, run.process.returncode, run.out.read(), run.err.read(), run.seconds)
+
+    @contextlib.contextmanager
+    def holding_starts(self) -> Iterator[set[int]]:
+        """No run starts inside the block; yields the pids of the runs started before it (for a
+        test that kills processes of its own it finds below the session: not these)."""
+        with self._starting:
+            yield {run.process.pid for run in self._runs.values() if run.process is not None}
 
     def _kill_all(self) -> None:
         with self._starting:
