@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import site
 import subprocess
 import sys
 import threading
@@ -120,13 +121,24 @@ def venv_with_the_kit(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
                     str(folder / "wheel"), str(paths.KIT_ROOT)], check=True, timeout=300, capture_output=True)
-    subprocess.run([sys.executable, "-m", "venv", "--system-site-packages", str(folder / "venv")], check=True,
-                   timeout=300)
+    subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True, timeout=300)
+    _reach_this_pythons_packages(folder / "venv")
     wheel = next((folder / "wheel").glob("vitgrade-*.whl"))
+    # Not PYTHONPATH: where it names a checkout, pip takes the kit for installed and writes no bin/vitgrade.
+    environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
     subprocess.run([str(folder / "venv" / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                    str(wheel)], check=True, timeout=300, capture_output=True)
+                    str(wheel)], check=True, timeout=300, capture_output=True, env=environment)
     (folder / "link").symlink_to(folder / "venv", target_is_directory=True)
     return folder
+
+
+def _reach_this_pythons_packages(venv: Path) -> None:
+    """The venv finds the packages of the Python running the tests (torch, typer ...), wherever they
+    are: `--system-site-packages` would give it its base interpreter's, which in a venv of its own
+    (the README's) has none. Folders named in a .pth file are put on sys.path as they are: their own
+    .pth files, such as an editable install of the kit, are not read."""
+    (purelib,) = venv.glob("lib/python*/site-packages")
+    (purelib / "_tests_python.pth").write_text("\n".join(site.getsitepackages()) + "\n")
 
 
 @pytest.mark.slow

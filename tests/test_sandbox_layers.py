@@ -37,8 +37,11 @@ def surveyed(command_prefix: list[str], python: str = sys.executable, env: dict 
     """The survey's findings for a process started with `command_prefix` (as the zygote would)."""
     code = ("import json; from grader.launch import sandbox, view; from grader.paths import KIT_ROOT; "
             "print(json.dumps(sandbox.survey(view.base_view(KIT_ROOT)).to_json()))")
+    if env is None:  # the zygote's environment, and its path to this checkout (installed or not)
+        env = sandbox.worker_environment(dict(os.environ))
+        code = f"import sys; sys.path.insert(0, {str(paths.KIT_ROOT)!r}); {code}"
     run = subprocess.run([*command_prefix, python, "-c", code], capture_output=True, text=True, timeout=60,
-                         env=env or sandbox.worker_environment(dict(os.environ)), cwd="/")
+                         env=env, cwd="/")
     assert run.returncode == 0, run.stderr
     return sandbox.Plan.from_json(json.loads(run.stdout))
 

@@ -43,9 +43,9 @@ def test_neither_the_view_nor_landlock_grants_a_secret(tmp_path):
     import grader.lecture_maths  # noqa: F401
     import grader.mistakes.catalogue  # noqa: F401
 
-    init = {"submission": str(tmp_path), "stubs": ["01_flatten"], "checkpoint": str(paths.STANDIN)}
+    init = {"submission": str(tmp_path / "submission"), "stubs": ["01_flatten"], "checkpoint": str(paths.STANDIN)}
     base = view.base_view(paths.KIT_ROOT)
-    readable, writable = view.landlock_view(base, init)
+    readable, writable = view.landlock_view(base, init, str(tmp_path / "scratch"))
     granted = set(view.submission_view(base, init)) | set(readable) | set(writable)
     secrets = [str(path) for path in secret_paths(paths.KIT_ROOT).values()]
     assert len(secrets) >= len(SECRET_FILES) - 1  # this checkout has every secret (.git may be a file)

@@ -84,15 +84,14 @@ def submission_view(base: list[str], init: dict) -> list[str]:
     return [*base, init["checkpoint"], str(submission), *stubs]
 
 
-def landlock_view(base: list[str], init: dict) -> tuple[list[str], list[str]]:
+def landlock_view(base: list[str], init: dict, scratch: str) -> tuple[list[str], list[str]]:
     """Where there is no view, what Landlock lets a worker open: (to read: the view's files and
     its own /proc entry, as the view's private /proc; never the judge's, whose environment may
-    hold tokens; to write: its own temporary folder and the view's devices)."""
-    import tempfile
-
+    hold tokens; to write: `scratch`, a folder made for this step alone, never /tmp itself, which
+    may hold the kit, and the view's devices)."""
     from grader.launch.sandbox import DEVICES
 
-    return [*submission_view(base, init), "/proc/self"], [tempfile.gettempdir(), *(f"/dev/{d}" for d in DEVICES)]
+    return [*submission_view(base, init), "/proc/self"], [scratch, *(f"/dev/{d}" for d in DEVICES)]
 
 
 def worker_reads(kit_root: Path) -> dict[str, list[str]]:

@@ -296,7 +296,7 @@ def _confine_worker(z: Zygote, init: dict[str, Any]) -> None:
     if plan.cpu:  # never before the wall-clock limit, even with every core busy
         sandbox.limit_cpu(init["timeout"] * (os.cpu_count() or 1) + 5)
     if plan.landlock:  # the view's files, where there is no view
-        sandbox.enter_landlock(*view.landlock_view(z.base_view, init))
+        sandbox.enter_landlock(*view.landlock_view(z.base_view, init, os.environ["TMPDIR"]))
     _die_with_parent(z)
 
 
