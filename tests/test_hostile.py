@@ -418,7 +418,10 @@ def test_solutions_hidden_fixtures_tests_and_git_history_are_absent(grader, tmp_
     for test in by_function(step, "attention_weights"):
         assert test.message.startswith(f"attention_weights raised FileNotFoundError: [Errno 2] No such file "
                                        f"or directory: '{hidden}'")
-    listing = {str(paths.KIT_ROOT): ["fixtures", "grader"], str(paths.SOLUTIONS): "absent",
+    # The kit's folder shows what the worker reads there, and a venv made inside it (as the README's).
+    python = {Path(p).relative_to(paths.KIT_ROOT).parts[0] for p in (sys.prefix, sys.exec_prefix)
+              if paths.KIT_ROOT in Path(p).parents}
+    listing = {str(paths.KIT_ROOT): sorted({"fixtures", "grader", *python}), str(paths.SOLUTIONS): "absent",
                str(paths.FIXTURES / "hidden"): "absent", str(paths.KIT_ROOT / "tests"): "absent",
                str(paths.KIT_ROOT / ".git"): "absent"}
     for test in by_function(step, "multi_head_attention"):
