@@ -269,7 +269,8 @@ for name in ("uid_map", "gid_map"):  # only a process outside the namespace may 
 os.write(mapped[1], b"m")
 sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
 """]
-DOCKER = [*WITH_ALL_UIDS, *NO_SYS_ADMIN]
+#: A container has a PID namespace of its own: a hostile worker's kill(-1) never reaches this session.
+DOCKER = ["unshare", "--pid", "--fork", "--mount-proc", *WITH_ALL_UIDS, *NO_SYS_ADMIN]
 
 #: Grades a world-readable copy of the solutions (visible tests), then the hostile step 01.
 DOCKER_SCRIPT = """
@@ -305,6 +306,7 @@ def _world_readable_kit(folder: Path) -> Path:
 
 
 DOCKER_PYTHONS = {"unprivileged python": UNPRIVILEGED_PYTHON, "this machine's python": sys.executable}
+SIGNALS_SCOPED = sandbox.landlock_abi() >= 6
 
 
 @pytest.fixture(scope="module")
@@ -322,8 +324,9 @@ def dockers() -> Iterator[dict[str, tuple[Finished, dict[str, str]]]]:
             kit = _world_readable_kit(own)
             environments[setting] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONPATH": str(kit),
                                      "HOME": str(kit), "VITGRADE_ROOT": str(kit)}
-            # The hostile submission only where it runs as uid 65534: as root it would kill the judge.
-            hostile = [str(own / "hostile")] if python == UNPRIVILEGED_PYTHON else []
+            # The hostile submission as root only where Landlock keeps its signals in (see sandbox.py):
+            # without that, its kill(-1) ends the judge. That gap is reported as a missing layer.
+            hostile = [str(own / "hostile")] if python == UNPRIVILEGED_PYTHON or SIGNALS_SCOPED else []
             runs[setting] = {"args": [*DOCKER, python, "-c", DOCKER_SCRIPT, str(own / "honest"), *hostile],
                              "env": environments[setting], "cwd": "/"}
         finished = run_together(runs, folder / "output")
@@ -369,6 +372,38 @@ def test_with_dockers_defaults_the_worker_is_uid_65534_where_it_can_run_python(d
     assert seen == "normalize raised RuntimeError: " + repr({
         "uid": 65534, "solutions": "PermissionError", "hidden fixtures": "PermissionError",
         "ancestors": ["PermissionError"] * ancestors})
+
+
+@pytest.mark.slow
+def test_with_dockers_defaults_a_root_worker_can_signal_and_read_nothing_of_the_judge(docker):
+    """Root without namespaces, where uid 65534 cannot run Python: Landlock alone keeps the worker
+    from the judge. Its kill(-1), and its SIGKILL to its parent, end nothing; the judge reports."""
+    if docker["setting"] != "this machine's python" or "unprivileged user" in docker["contract"]["sandbox"]["layers"]:
+        pytest.skip("the worker runs as uid 65534 here (the test above)")
+    if not SIGNALS_SCOPED:
+        assert any(r.startswith("Landlock signal and network scope") for r in docker["contract"]["sandbox"]["missing"])
+        pytest.skip("this kernel's Landlock cannot scope signals (Linux 6.12 or newer)")
+    assert "Landlock signal and network scope" in docker["contract"]["sandbox"]["layers"]
+    seen = docker["hostile"][0].partition("\n")[0]
+    assert seen == "normalize raised RuntimeError: " + repr({
+        "uid": 0, "solutions": "PermissionError", "hidden fixtures": "PermissionError",
+        "ancestors": ["PermissionError"]})
+
+
+def test_on_a_kernel_before_landlock_scopes_the_report_says_what_is_missing(monkeypatch):
+    """Landlock ABI 3 (Linux 6.2): files only. The struct the kernel is given is the one it knows,
+    and, where the worker runs as the judge's user, the report names the missing scope."""
+    if sandbox.landlock_abi() < 3:
+        pytest.skip("this kernel's Landlock is older than ABI 3")
+    monkeypatch.setattr(sandbox, "landlock_abi", lambda: 3)
+    monkeypatch.setenv("VITGRADE_SANDBOX", "no-namespaces")
+    from grader.launch import view
+
+    plan = sandbox.survey(view.base_view(paths.KIT_ROOT))
+    assert plan.landlock and not plan.landlock_scope
+    assert "Landlock signal and network scope" not in plan.layers()
+    named = any(reason.startswith("Landlock signal and network scope") for reason in plan.missing)
+    assert named == (not plan.unprivileged), plan.missing
 
 
 def test_the_view_holds_the_innermost_path_entry_of_each_loaded_module_and_never_the_kit(tmp_path, monkeypatch):

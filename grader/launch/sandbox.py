@@ -287,10 +287,23 @@ _FS_BY_ABI = {1: (1 << 13) - 1, 2: _FS_REFER, 3: _FS_TRUNCATE, 5: _FS_IOCTL_DEV}
 _FS_READ = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
 #: The only rights a rule on a file (not a folder) may grant.
 _FS_FILE = _FS_EXECUTE | _FS_WRITE_FILE | _FS_READ_FILE | _FS_TRUNCATE | _FS_IOCTL_DEV
+#: ABI 4 (Linux 6.7): TCP bind and connect, refused on every port (no rule grants one).
+_NET_BIND_TCP, _NET_CONNECT_TCP, _NET_ABI = 1 << 0, 1 << 1, 4
+#: ABI 6 (Linux 6.12): no signal to, and no abstract unix socket of, a process outside the worker's
+#: own domain: without a PID namespace, root's `kill(-1, SIGKILL)` otherwise ends the judge itself.
+_SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL, _SCOPE_ABI = 1 << 0, 1 << 1, 6
 
 
 class _RulesetAttr(ctypes.Structure):
-    _fields_ = [("handled_access_fs", ctypes.c_uint64)]  # the kernel reads no further than we say
+    # The kernel reads only as many fields as the size passed says (see _ruleset_size).
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+
+def _ruleset_size(abi: int) -> int:
+    """The bytes of _RulesetAttr a kernel of this ABI knows: an older one refuses a longer struct."""
+    fields = 3 if abi >= _SCOPE_ABI else 2 if abi >= _NET_ABI else 1
+    return fields * ctypes.sizeof(ctypes.c_uint64)
 
 
 class _PathBeneathAttr(ctypes.Structure):
@@ -311,15 +324,17 @@ def landlock_abi() -> int:
 def enter_landlock(readable: list[str], writable: list[str]) -> None:
     """From now on this process and every process it starts may open only `readable` (read and run;
     folders whole) and `writable` (also write, make and remove): every other path is refused, whatever
-    its owner and mode, root's included. Needs no privilege (sets no_new_privs); cannot be undone.
-    Paths that do not exist, or that this process cannot reach, are left out."""
+    its owner and mode, root's included. Where the kernel knows them, also no TCP (ABI 4), and no
+    signal or abstract socket beyond this process and its children (ABI 6). Needs no privilege (sets
+    no_new_privs); cannot be undone. Paths that do not exist, or that this process cannot reach, are
+    left out."""
     abi = landlock_abi()
     if abi < 1:
         raise Unavailable("Landlock is not available (Linux 5.13 or newer)")
     handled = sum(rights for version, rights in _FS_BY_ABI.items() if version <= abi)
     syscall = _libc_function("syscall")
-    attr = _RulesetAttr(handled)
-    ruleset = syscall(_SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(ctypes.sizeof(attr)),
+    attr = _RulesetAttr(handled, _NET_BIND_TCP | _NET_CONNECT_TCP, _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL)
+    ruleset = syscall(_SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(_ruleset_size(abi)),
                       ctypes.c_uint32(0))
     _check(min(ruleset, 0), "landlock_create_ruleset")
     try:
@@ -367,6 +382,8 @@ class Plan:
     """The worker runs as uid NOBODY (root without namespaces, where that user can run Python)."""
     landlock: bool = False
     """Without the view: Landlock lets the worker open only what the view would hold (launch/view.py)."""
+    landlock_scope: bool = False
+    """With Landlock: the worker may signal no process but its own children, nor open TCP (Linux 6.12)."""
     missing: list[str] = field(default_factory=list)
     """Every layer left out, with the machine's reason."""
 
@@ -380,7 +397,8 @@ class Plan:
                  (self.capabilities, "no capabilities"), (self.no_new_privs, "no_new_privs"),
                  (self.memory, "memory limit"), (self.cpu, "CPU-time limit"),
                  (self.subreaper, "subreaper"), (self.parent_death, "parent-death signal"),
-                 (self.unprivileged, "unprivileged user"), (self.landlock, "Landlock file access")]
+                 (self.unprivileged, "unprivileged user"), (self.landlock, "Landlock file access"),
+                 (self.landlock_scope, "Landlock signal and network scope")]
         return names + [name for works, name in named if works]
 
     def level(self) -> str:
@@ -498,6 +516,11 @@ def _survey_landlock(plan: Plan, view_paths: list[str], refused: bool) -> None:
         plan.landlock = True
     except Exception as error:  # noqa: BLE001
         plan.missing.append(f"Landlock file access ({_reason(error)})")
+        return
+    plan.landlock_scope = landlock_abi() >= _SCOPE_ABI
+    if not plan.landlock_scope and not plan.unprivileged:
+        plan.missing.append("Landlock signal and network scope (Linux 6.12 or newer): without namespaces, "
+                            "a worker running as the judge's user may signal the judge")
 
 
 def confine_like_a_worker(plan: Plan, readable: list[str], writable: list[str]) -> None:
