@@ -61,7 +61,7 @@ def _descendants(root: int, excluding: set[int] = frozenset()) -> dict[int, str]
                 continue
             parents.setdefault(int(fields[1]), []).append(int(entry))
             started[int(entry)] = fields[19]
-    found, stack = {}, [pid for pid in parents.get(root, []) if pid not in excluding]
+    found, stack = {}, list(parents.get(root, []))
     while stack:
         pid = stack.pop()
         if pid in excluding:
