@@ -958,19 +958,43 @@ def edit_outputs(case: Any) -> list[tuple[Finding, Any]]:
     except Exception:  # noqa: BLE001 - a call the lecture maths cannot rebuild has no edits to store
         return []
     correct = _whole(maths.run(call.function, call.args)[0])
-    groups: list[tuple[list[Candidate], Any]] = []
+    groups: list[_Group] = []
     for candidate in candidates(case.function, call.trace, every=True):
         output = _try(call.function, call.args, candidate, call.trace)
         output = None if output is None else _whole(output)
         if output is None or not _fits(output, correct) or all(map(close, _parts(output), _parts(correct))) \
                 or not all(np.isfinite(o).all() for o in _parts(output)):
             continue
-        group = next((g for g in groups if all(map(_same_numbers, _parts(output), _parts(g[1])))), None)
+        group = next((g for g in groups if g.holds(output)), None)
         if group is None:
-            groups.append(([candidate], output))
+            groups.append(_Group([candidate], output))
         else:
-            group[0].append(candidate)
-    return [(_named(spellings, case.function), output) for spellings, output in groups]
+            group.spellings.append(candidate)
+    return [(_named(group.spellings, case.function), group.output) for group in groups]
+
+
+class _Group:
+    """The edits that give one output (`_same_numbers`), the tolerance of each of its parts computed
+    once: a case has hundreds of edits, each compared with every group before it."""
+
+    SAMPLED = 16  # values of each part compared first: two different outputs nearly always differ there
+
+    def __init__(self, spellings: list[Candidate], output: Any) -> None:
+        self.spellings, self.output = spellings, output
+        self.tolerances = [numerics.at_scale(numerics.SAME_NUMBERS, part) for part in _parts(output)]
+        self.samples = [self._sample(part) for part in _parts(output)]
+
+    def holds(self, output: Any) -> bool:
+        """`output` gives this group's numbers, part for part (its structure is the group's: `_fits`)."""
+        parts, mine = _parts(output), _parts(self.output)
+        return all(numerics.close(self._sample(part), sample, tolerance)
+                   for part, sample, tolerance in zip(parts, self.samples, self.tolerances)) \
+            and all(numerics.close(part, own, tolerance) for part, own, tolerance in zip(parts, mine, self.tolerances))
+
+    @classmethod
+    def _sample(cls, part: np.ndarray) -> np.ndarray:
+        flat = part.reshape(-1)
+        return flat[::max(1, flat.size // cls.SAMPLED)]
 
 
 def _whole(output: Any) -> Any:
