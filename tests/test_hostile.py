@@ -241,6 +241,9 @@ def test_exit_calls_and_segfaults_are_errors_naming_how_the_worker_ended(grader,
     for test in by_function(crashes, "multi_head_attention"):
         assert test.message == ("multi_head_attention: your code ended the worker with a segmentation "
                                 "fault (SIGSEGV)")
+    # the class report groups by finding: each crash by the function that ended its worker
+    assert {t.finding.id for t in crashes.tests if t.finding and "ended" in t.message} == {
+        "ended_worker.attention_weights", "ended_worker.multi_head_attention"}
     assert full_marks(steps["06_block"])
 
 
@@ -331,12 +334,14 @@ def test_syntax_and_import_errors_show_file_and_line(grader, tmp_path):
     assert syntax.status == "error" and statuses(syntax) == every_case("03_position", "error")
     assert all(t.message == "syntax error in 03_position.py, line 8: invalid syntax\n"
                             "        return total +* 2" for t in syntax.tests)
+    assert {t.finding.id for t in syntax.tests} == {"import.syntax_error"}  # one kind of mistake, as data
     missing = steps["04_cls"]
     assert missing.status == "error" and statuses(missing) == every_case("04_cls", "error")
     for test in missing.tests:
         assert test.message.startswith("importing your file failed: ModuleNotFoundError: "
                                        "No module named 'vitgrade_no_such_module'")
         assert "04_cls.py\", line 4, in <module>" in test.message
+        assert test.finding.id == "import.raised.ModuleNotFoundError"
     assert full_marks(steps["02_project"])
 
 

@@ -101,8 +101,17 @@ def klass(tmp_path_factory) -> Path:
 def test_the_default_runner_charges_each_broken_step_alone(grader_with, solutions_result, klass):
     """Each submission graded alone by the session's grader (step 08 run ahead)."""
     grader = grader_with(timeout=TIMEOUT)
-    results = {name: from_contract(as_dict(grader.grade(klass / name))) for name in SUBMISSIONS}
-    _assert_isolated(results, from_contract(as_dict(solutions_result)))
+    graded = {name: grader.grade(klass / name) for name in SUBMISSIONS}
+    _assert_isolated({name: from_contract(as_dict(result)) for name, result in graded.items()},
+                     from_contract(as_dict(solutions_result)))
+    # what kind of error each broken file made, as data: the class report's common mistakes group by it
+    findings = {(name, step.id): {test.finding.id for test in step.tests if test.finding}
+                for name, result in graded.items() for step in result.steps}
+    assert findings["first", "01_flatten"] == {"import.syntax_error"}
+    assert findings["first", "03_position"] == {"import.raised.ZeroDivisionError"}
+    assert findings["second", "02_project"] == {"import.raised.SystemExit"}
+    assert findings["second", "04_cls"] == {"import.ended_worker"}
+    assert {finding.split(".")[0] for finding in findings["first", "05_attention"]} == {"ended_worker"}
 
 
 def test_the_portable_runner_charges_each_broken_step_alone(solutions_result, early_runs):

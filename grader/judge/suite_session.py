@@ -17,7 +17,7 @@ import pytest
 
 from grader.expected.store import Case
 from grader.launch.step_worker import WorkerGone
-from grader.results import StepResult, TestResult
+from grader.results import Finding, StepResult, TestResult
 from grader.steps import Step
 from grader.suites.feedback import Feedback
 from grader.suites.returned import Returned
@@ -122,7 +122,9 @@ class Student:
                     raise
                 # The worker ended while the student's file was imported: so it would every time.
                 self._collect_exit()
-                run.load_failure = Feedback(f"while your file was imported, {gone.message}", status="error")
+                run.load_failure = Feedback(f"while your file was imported, {gone.message}", status="error",
+                                            finding=Finding("import.ended_worker",
+                                                            "the file ended its worker as it was imported"))
                 raise run.load_failure from None
             _note_import_output(run, header.get("printed"))
             if header.get("type") == "load_error":
@@ -147,7 +149,9 @@ class Student:
                 raise Feedback(f"{case.function} did not finish within the step's time limit "
                                f"({self.run.limit_seconds:g} s): an endless loop, or much too slow?",
                                status="timeout") from None
-            raise Feedback(f"{case.function}: {gone.message}", status="error") from None
+            raise Feedback(f"{case.function}: {gone.message}", status="error",
+                           finding=Finding(f"ended_worker.{case.function}",
+                                           f"{case.function} ended its worker (a crash or an exit)")) from None
 
     def _collect_exit(self) -> None:
         worker, self.run.worker = self.run.worker, None
@@ -199,10 +203,13 @@ def _load_failure(header: dict[str, Any]) -> Feedback:
     if kind == "SyntaxError":
         line, text = header.get("line"), header.get("text", "")
         return Feedback(f"syntax error in {header.get('file', 'your file')}, line {line}: "
-                        f"{header.get('message')}\n    {text}", status="error")
+                        f"{header.get('message')}\n    {text}", status="error",
+                        finding=Finding("import.syntax_error", "a syntax error: the file does not import"))
     error = header.get("error") or {}
-    return Feedback(f"importing your file failed: {error.get('type')}: {error.get('message')}\n"
-                    f"{error.get('traceback', '').rstrip()}", status="error")
+    raised = str(error.get("type") or "an error")
+    return Feedback(f"importing your file failed: {raised}: {error.get('message')}\n"
+                    f"{error.get('traceback', '').rstrip()}", status="error",
+                    finding=Finding(f"import.raised.{raised}", f"importing the file raised {raised}"))
 
 
 @dataclass
