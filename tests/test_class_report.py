@@ -149,12 +149,14 @@ def test_page_is_self_contained_and_escapes_student_text(page: Page) -> None:
 
 def test_each_step_has_its_score_distribution(page: Page) -> None:
     # 05_attention: bob, carl and dina 0 points, alice 7.5 of 20 (25-49 %), zoe 20 of 20.
-    assert score_bins(CLASS, "05_attention") == [3, 0, 1, 0, 0, 1]
-    assert score_bins(CLASS, "01_flatten") == [4, 0, 0, 0, 0, 1]
+    assert score_bins(CLASS, "05_attention") == [0, 3, 0, 1, 0, 0, 1]
+    # 01_flatten: dina did not attempt it (a bin of its own), bob, alice and carl earned 0
+    assert score_bins(CLASS, "01_flatten") == [1, 3, 0, 0, 0, 0, 1]
     assert len(page.titles) == 3 * len(BINS)  # 01, 05 and 07 (only zoe's)
     assert page.titles[:len(BINS)] == [f"{n} student{'' if n == 1 else 's'}: {label}" for n, (label, _, _) in
-                                       zip([4, 0, 0, 0, 0, 1], BINS)]
-    assert score_bins(CLASS, "07_head") == [0, 0, 0, 0, 0, 1]
+                                       zip([1, 3, 0, 0, 0, 0, 1], BINS)]
+    assert BINS[0][0] == "not attempted" and BINS[1][0] == "0"
+    assert score_bins(CLASS, "07_head") == [0, 0, 0, 0, 0, 0, 1]
     text = " ".join(page.text)
     assert "1 passed · 2 failed · 1 timed out · 1 not attempted" in text  # 01_flatten's steps
 

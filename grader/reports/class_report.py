@@ -24,12 +24,16 @@ from grader.steps import STEPS, Step
 
 #: Test statuses that are a mistake of the student's (blocked and not attempted are not).
 MISTAKE_STATUSES = ("failed", "error", "timeout")
-#: Score-distribution bins: (label, lowest fraction of the step's points, highest).
-BINS = (("0", 0.0, 0.0), ("1–24 %", 1e-9, 0.25), ("25–49 %", 0.25, 0.5), ("50–74 %", 0.5, 0.75),
-        ("75–99 %", 0.75, 1.0), ("100 %", 1.0, 1.0))
-_BIN_COLOURS = ("#c0392b", "#e67e22", "#f1c40f", "#a3c644", "#58a05a", "#1e7b34")
-_STATUS_COLOURS = {"passed": "#1e7b34", "failed": "#c0392b", "error": "#8e2c6d", "timeout": "#6c3483",
-                   "not_attempted": "#b0b7bf"}
+#: Score-distribution bins: (label, lowest fraction of the step's points, highest). A step not
+#: attempted (no file, or its stub) has the first bin: no student lost points there, so it is not
+#: among the zeros earned by code that ran.
+BINS = (("not attempted", None, None), ("0", 0.0, 0.0), ("1–24 %", 1e-9, 0.25), ("25–49 %", 0.25, 0.5),
+        ("50–74 %", 0.5, 0.75), ("75–99 %", 0.75, 1.0), ("100 %", 1.0, 1.0))
+_NOT_ATTEMPTED_GREY = "#b0b7bf"
+_BIN_COLOURS = (_NOT_ATTEMPTED_GREY, "#c0392b", "#e67e22", "#f1c40f", "#a3c644", "#58a05a", "#1e7b34")
+#: How a step ended; an error (the code broke) and a time-out (it did not end) in hues set apart.
+_STATUS_COLOURS = {"passed": "#1e7b34", "failed": "#c0392b", "error": "#8e2c6d", "timeout": "#1f5f99",
+                   "not_attempted": _NOT_ATTEMPTED_GREY}
 
 
 @dataclass
@@ -89,16 +93,19 @@ def score_bins(results: list[SubmissionResult], step_id: str) -> list[int]:
     for result in results:
         for step in result.steps:
             if step.id == step_id and step.max_score > 0:
-                counts[_bin(step.score / step.max_score)] += 1
+                counts[_bin(step)] += 1
     return counts
 
 
-def _bin(fraction: float) -> int:
-    if fraction <= 0:
+def _bin(step: StepResult) -> int:
+    if step.status == "not_attempted":
         return 0
+    fraction = step.score / step.max_score
+    if fraction <= 0:
+        return 1
     if fraction >= 1:
         return len(BINS) - 1
-    return next(i for i, (_, low, high) in enumerate(BINS[1:-1], start=1) if low <= fraction < high)
+    return next(i for i, (_, low, high) in enumerate(BINS[2:-1], start=2) if low <= fraction < high)
 
 
 def to_class_report(results: list[SubmissionResult], title: str = "Vision Transformer exercises") -> str:
@@ -160,19 +167,26 @@ def _distributions(results: list[SubmissionResult], steps: list[Step]) -> str:
 
 def _histogram(counts: list[int], step_id: str) -> str:
     """An inline SVG bar chart, one bar per bin, its count above it."""
-    width, height, bar, gap, base = 300, 130, 40, 10, 100
+    width, height, bar, gap, left, base = 324, 136, 36, 8, 14, 100
     tallest = max(max(counts), 1)
     shapes = []
     for i, (count, (label, _, _)) in enumerate(zip(counts, BINS)):
-        x = 5 + i * (bar + gap)
+        x = left + i * (bar + gap)
         h = round(80 * count / tallest)
         shapes.append(f'<rect x="{x}" y="{base - h}" width="{bar}" height="{max(h, 1)}" '
                       f'fill="{_BIN_COLOURS[i]}"><title>{count} student{"" if count == 1 else "s"}: '
                       f'{label}</title></rect>'
                       f'<text x="{x + bar / 2}" y="{base - h - 4}" class="count">{count}</text>'
-                      f'<text x="{x + bar / 2}" y="{base + 16}" class="bin">{escape(label)}</text>')
+                      + "".join(f'<text x="{x + bar / 2}" y="{base + 14 + 11 * line}" class="bin">'
+                                f'{escape(words)}</text>' for line, words in enumerate(_label_lines(label))))
     return (f'<svg viewBox="0 0 {width} {height}" role="img" aria-label="score distribution of '
             f'{escape(step_id)}">{"".join(shapes)}</svg>')
+
+
+def _label_lines(label: str) -> list[str]:
+    """A bin's label under its bar: words on lines of their own where the label is wider than the
+    bar (`not attempted`); a percentage range stays whole."""
+    return label.split() if label[0].isalpha() else [label]
 
 
 def _status_bar(statuses: dict[str, int]) -> str:
@@ -325,7 +339,7 @@ nav a { color: #0b5cad; }
 .card { background: #fff; border: 1px solid #d8dee4; border-radius: 8px; padding: 12px 14px; }
 .card svg { width: 100%; height: auto; display: block; }
 svg .count { font-size: 12px; text-anchor: middle; fill: #1d2329; }
-svg .bin { font-size: 10px; text-anchor: middle; fill: #57606a; }
+svg .bin { font-size: 9px; text-anchor: middle; fill: #57606a; }
 .bar { display: flex; height: 10px; border-radius: 5px; overflow: hidden; background: #eee; margin-top: 6px; }
 table { border-collapse: collapse; width: 100%; background: #fff; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid #e4e8ec; vertical-align: top; }
