@@ -306,6 +306,7 @@ def test_forged_messages_on_the_workers_socket_are_garbled_not_a_grader_crash(gr
     assert all(t.status == "error" and t.message == "add_position: the worker's messages were garbled (a reply "
                "that does not answer this call); does your code write to inherited file descriptors?"
                for t in forged)
+    assert all(t.finding is None for t in forged)  # garbled is not proof that the code ended its worker
     assert [n[:35] for n in typed.notes] == ["03_position.py names sys.modules (l"]  # the scan's only
     nested = steps["04_cls"]
     assert statuses(nested) == every_case("04_cls", "error")

@@ -25,11 +25,13 @@ DEFAULT_MEMORY = 4 << 30  # bytes per worker; a batch of 196 ViT-Ti forwards nee
 
 
 class WorkerGone(Exception):
-    """The worker ended (crash, exit, memory) or broke the protocol; `status` says which."""
+    """The worker ended (crash, exit, memory) or broke the protocol; `status` says which.
+    `by_code`: the worker's own end report shows the student's code ended it (an exit, a signal),
+    rather than the grader losing it or its messages arriving garbled."""
 
-    def __init__(self, status: str, message: str) -> None:
+    def __init__(self, status: str, message: str, by_code: bool = False) -> None:
         super().__init__(message)
-        self.status, self.message = status, message
+        self.status, self.message, self.by_code = status, message, by_code
 
 
 GARBLED = ("the worker's messages were garbled ({}); does your code write to inherited file "
@@ -140,7 +142,7 @@ class StepWorker:
         except EOFError:
             self._learn_end()
             self.kill()
-            raise WorkerGone("error", self._ended_message()) from None
+            raise self._ended() from None
         except (protocol.ProtocolError, OSError) as error:
             self.kill()
             raise WorkerGone("error", GARBLED.format(error)) from None
@@ -178,7 +180,7 @@ class StepWorker:
             protocol.send(self._sock, {"op": "call", "id": call, "fn": fn, "args": args, "kwargs": kwargs}, arrays)
         except OSError:
             self.kill()
-            raise WorkerGone("error", self._ended_message()) from None
+            raise self._ended() from None
         header, out = self._receive(deadline)
         if header.get("call") != call:  # forged, or garbage taken for a message: every later reply is suspect
             self.kill()
@@ -189,6 +191,10 @@ class StepWorker:
             self.kill()
             why = f"a reply the judge cannot read: {type(error).__name__}"
             raise WorkerGone("error", GARBLED.format(why)) from None
+
+    def _ended(self) -> WorkerGone:
+        """How the worker ended, blaming the student's code only where its end report shows it."""
+        return WorkerGone("error", self._ended_message(), by_code=self.exit_info is not None)
 
     def _ended_message(self) -> str:
         info = self.exit_info
