@@ -981,15 +981,15 @@ class _Group:
 
     def __init__(self, spellings: list[Candidate], output: Any) -> None:
         self.spellings, self.output = spellings, output
-        self.tolerances = [numerics.at_scale(numerics.SAME_NUMBERS, part) for part in _parts(output)]
+        self.tolerances = [_same_numbers_tolerance(part) for part in _parts(output)]
         self.samples = [self._sample(part) for part in _parts(output)]
 
     def holds(self, output: Any) -> bool:
         """`output` gives this group's numbers, part for part (its structure is the group's: `_fits`)."""
         parts, mine = _parts(output), _parts(self.output)
-        return all(numerics.close(self._sample(part), sample, tolerance)
+        return all(_same_numbers(self._sample(part), sample, tolerance)
                    for part, sample, tolerance in zip(parts, self.samples, self.tolerances)) \
-            and all(numerics.close(part, own, tolerance) for part, own, tolerance in zip(parts, mine, self.tolerances))
+            and all(_same_numbers(part, own, tolerance) for part, own, tolerance in zip(parts, mine, self.tolerances))
 
     @classmethod
     def _sample(cls, part: np.ndarray) -> np.ndarray:
@@ -1167,10 +1167,16 @@ def _named(spellings: list[Candidate], function: str) -> Finding:
     return Finding("edit." + "|".join(c.id for c in moves), first.sentence, sentence, first.page)
 
 
-def _same_numbers(a: np.ndarray, b: np.ndarray) -> bool:
+def _same_numbers(a: np.ndarray, b: np.ndarray, tolerance: numerics.Tolerance | None = None) -> bool:
     """Two edits give the same numbers (one mistake, spelled twice): they agree to float64 rounding.
     Two different mistakes that merely agree within the test's float32 tolerance on this case are two
-    edits: the search cannot tell which one the student made, and names neither."""
-    return numerics.close(a, b, numerics.at_scale(numerics.SAME_NUMBERS, b))
+    edits: the search cannot tell which one the student made, and names neither. `tolerance`: b's
+    `_same_numbers_tolerance`, where the caller compares many outputs with one b."""
+    return numerics.close(a, b, _same_numbers_tolerance(b) if tolerance is None else tolerance)
+
+
+def _same_numbers_tolerance(b: np.ndarray) -> numerics.Tolerance:
+    """`_same_numbers`' tolerance for numbers compared with `b`: float64 rounding at b's scale."""
+    return numerics.at_scale(numerics.SAME_NUMBERS, b)
 
 
