@@ -49,8 +49,11 @@ WINDOWS_ENVIRONMENT = ("SYSTEMROOT", "WINDIR", "TEMP", "TMP", "USERPROFILE", "AP
 
 
 class PortableRunner:
-    """Starts one subprocess worker per submission, the next one always importing torch ahead of
-    time (a re-check in a notebook or a watch loop finds it ready)."""
+    """Starts one subprocess worker per submission. The next one imports torch ahead of time
+    between submissions (a re-check in a notebook or a watch loop, or a class's next submission,
+    finds it ready), never beside a step: an import competing for the cores slowed the step's own
+    calls (the default two torch threads spin-wait for a busy core: ten times slower here), which
+    ran on the step's clock."""
 
     def __init__(self, because: str) -> None:
         """`because`: why the workers come from this runner (`runners.portable_because`), which its
@@ -91,7 +94,8 @@ class PortableRunner:
         return False
 
     def take(self, init: dict[str, Any]) -> Spawned:
-        """A started worker, told which submission it serves; the next one starts importing now."""
+        """A started worker, told which submission it serves. A step that ends it mid-submission
+        waits for a fresh one's import (off the step's clock) rather than run beside one."""
         self.wait_ready()
         spawned, self._spare = self._spare, None
         refused = spawned.limit_memory(int(init["memory"]))
@@ -101,13 +105,15 @@ class PortableRunner:
         except OSError:
             pass  # it died after starting: the step finds it gone and says how it ended
         self._used.append(spawned)
-        self._spare = Spawned(self._env)  # its torch import overlaps this submission
         return spawned
 
     def reap(self) -> int:
-        """End what finished steps left behind (a worker's tree is already ended when it closes)."""
+        """End what the submission's steps left behind (a worker's tree is already ended when it
+        closes); the next submission's worker starts importing now, with no step running."""
         ended = sum(spawned.kill() for spawned in self._used)
         self._used = []
+        if self._spare is None:
+            self._spare = Spawned(self._env)
         return ended
 
     def close(self) -> None:
