@@ -115,6 +115,10 @@ def test_the_default_runner_charges_each_broken_step_alone(grader_with, solution
     assert findings["second", "02_project"] == {"import.raised.SystemExit"}
     assert findings["second", "04_cls"] == {"import.ended_worker"}
     assert {finding.split(".")[0] for finding in findings["first", "05_attention"]} == {"ended_worker"}
+    # vit_forward loops: the own chain, which would loop for another time limit, is reported not run
+    head = next(step for step in graded["first"].steps if step.id == "07_head")
+    (own_chain,) = [test for test in head.tests if test.name.startswith("your own chain")]
+    assert (own_chain.status, own_chain.message[:8]) == ("timeout", "not run:")
 
 
 def test_the_portable_runner_charges_each_broken_step_alone(solutions_result, early_runs):

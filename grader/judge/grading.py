@@ -172,7 +172,10 @@ class Grader:
                 main = planned[-1].run
                 own = replace(options, hidden=False, references=False, functions=("vit_forward",))
                 chain = self._planned(step, {}, own, "own chain", statuses)
-                chain.run.wanted = lambda main=main: main.result is not None and main.result.status != "not_attempted"
+                # After a call that ran out the step's time with the references, the own chain
+                # would run the same code again, for another whole time limit.
+                chain.run.wanted = lambda main=main: (main.result is not None and not main.timed_out
+                                                      and main.result.status != "not_attempted")
                 planned.append(chain)
             if options.on_step is not None:
                 planned[first].run.on_start = lambda step_id=step.id, on_step=options.on_step: on_step(step_id)
@@ -266,6 +269,8 @@ class Grader:
                 results.append(result)
             elif planned.kind == "own chain" and planned.run.wanted():
                 results[-1].tests.append(_own_chain_test(result))
+            elif planned.kind == "own chain" and results[-1].status != "not_attempted":
+                results[-1].tests.append(_own_chain_not_run())
         return results
 
 
@@ -302,6 +307,9 @@ def _calls(run: StepRun, functions: list[str]) -> list:
     return [(case.function, *wire_arguments(case)) for case in run.cases if case.function in functions]
 
 
+OWN_CHAIN_TEST = "your own chain · vit_forward · sample photo"
+
+
 def _own_chain_test(result: StepResult) -> TestResult:
     """The student's whole chain, their own earlier steps included: reported, worth no points."""
     test = result.tests[0] if result.tests else None
@@ -309,8 +317,15 @@ def _own_chain_test(result: StepResult) -> TestResult:
         message = "your own chain (your steps 01-06 feeding your vit_forward) reproduces the checkpoint"
     else:
         message = "your own chain does not reproduce the checkpoint yet:\n" + (test.message if test else "")
-    return TestResult(name="your own chain · vit_forward · sample photo", visibility="visible",
+    return TestResult(name=OWN_CHAIN_TEST, visibility="visible",
                       status=test.status if test else "error", score=0.0, max_score=0.0, message=message)
+
+
+def _own_chain_not_run() -> TestResult:
+    """The own chain after the step ran out of time with the reference steps: not run."""
+    return TestResult(name=OWN_CHAIN_TEST, visibility="visible", status="timeout", score=0.0, max_score=0.0,
+                      message="not run: the step's time limit was used up with the reference steps; "
+                              "your own chain would run the same code again")
 
 
 def _display(submission: Path) -> str:
