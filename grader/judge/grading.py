@@ -324,8 +324,8 @@ def _own_chain_test(result: StepResult) -> TestResult:
 def _own_chain_not_run() -> TestResult:
     """The own chain after the step ran out of time with the reference steps: not run."""
     return TestResult(name=OWN_CHAIN_TEST, visibility="visible", status="timeout", score=0.0, max_score=0.0,
-                      message="not run: the step's time limit was used up with the reference steps; "
-                              "your own chain would run the same code again")
+                      message="not run: the step's time limit was used up by an earlier call; your own "
+                              "chain would run the same vit_forward again")
 
 
 def _display(submission: Path) -> str:
