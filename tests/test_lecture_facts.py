@@ -13,9 +13,13 @@ Each test reads one quantity from the fixtures' expected outputs and compares it
 """
 from __future__ import annotations
 
-import functools
+import dataclasses
 import hashlib
+import json
+import os
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +28,7 @@ from grader import paths
 from grader.expected.build import LECTURE_FACTS
 from grader.expected.store import load_cases, load_manifest
 from grader.numerics import rounding_bound, vit_terms
+from together import early
 
 MANIFEST = load_manifest()
 SAMPLE = next(name for name, photo in MANIFEST["photos"].items() if photo["role"] == "sample")
@@ -78,15 +83,14 @@ def _lecture_skipped() -> str | None:
     return None
 
 
-@functools.cache
-def own_facts() -> Facts:
-    return _own()[0]
+#: The float32 rounding bound of each quantity (`_own`), read from the own table's run by `table`.
+BOUNDS: dict[str, float] = {}
 
 
 def tolerance(name: str) -> float:
     """The larger of the precision the lecture states and how far float32 evaluations of the
     quantity on two machines can differ (`_own`); the same for both tables."""
-    return max(STATED[name], _own()[1][name])
+    return max(STATED[name], BOUNDS[name])
 
 
 def _probability_bound(probability: float, logit_bound: float) -> float:
@@ -94,7 +98,6 @@ def _probability_bound(probability: float, logit_bound: float) -> float:
     return 2 * probability * logit_bound
 
 
-@functools.cache
 def _own() -> tuple[Facts, dict[str, float]]:
     """The table's quantities for the fixtures' own checkpoint and sample photograph, by timm, and
     the float32 rounding bound of each (grader.numerics: every sum on the way, in another order)."""
@@ -184,13 +187,41 @@ def _covered(image, top: int, left: int, size: int):
     return covered
 
 
+OWN_TABLE = "lecture facts: the own table, by timm"
+#: The tests that compare a table (both tables: the lecture's tolerances need the own table's bounds).
+TABLE_TESTS = ("test_top_class_and_its_probability", "test_p63_first_features",
+               "test_p74_attends_to_p60_in_block_4_head_1", "test_token_count", "test_quadrant_table",
+               "test_largest_single_patch_drop")
+
+
+@early(OWN_TABLE, *TABLE_TESTS)
+def _own_started(folder: Path) -> dict:
+    """The own table (201 timm forwards) in a process of its own, this file run as a script, from
+    the session's start: beside the session's other tests rather than among them."""
+    return {"args": [sys.executable, __file__, str(folder / "own.json")], "cwd": folder,
+            "env": {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}}
+
+
+@pytest.fixture(scope="module")
+def own(early_runs) -> Facts:
+    """The own table as the early run wrote it; its rounding bounds go to BOUNDS."""
+    run = early_runs.finished(OWN_TABLE)
+    written = Path(run.args[-1])
+    assert run.returncode == 0 and written.exists(), run.stderr[-3000:]
+    data = json.loads(written.read_text())
+    BOUNDS.update(data["bounds"])
+    return Facts(**{name: tuple(value) if isinstance(value, list) else value
+                    for name, value in data["facts"].items()})
+
+
 @pytest.fixture(params=[pytest.param("own", marks=pytest.mark.slow), "lecture"])  # own: timm on the photo
 def table(request) -> Facts:
     if request.param == "lecture":
         if (why := _lecture_skipped()) is not None:
             pytest.skip(why)
+        request.getfixturevalue("own")  # its bounds are the lecture table's tolerances too
         return LECTURE
-    return own_facts()
+    return request.getfixturevalue("own")
 
 
 def _case(step: str, function: str, contains: str = ""):
@@ -266,3 +297,12 @@ def test_the_docs_state_the_lecture_table():
               "vitgrade fixtures build --checkpoint vit_tiny_patch16_224.augreg_in21k_ft_in1k"
               " --photo newfoundland_31.jpg"]
     assert [s for s in stated if s not in section] == []
+
+
+def _write_own(path: Path) -> None:
+    facts, bounds = _own()
+    path.write_text(json.dumps({"facts": dataclasses.asdict(facts), "bounds": bounds}))
+
+
+if __name__ == "__main__":  # the early run of OWN_TABLE
+    _write_own(Path(sys.argv[1]))
