@@ -23,6 +23,7 @@ import yaml
 from grader import paths
 from grader.launch.portable import KEEPER, Spawned, _describe_exit, _job_structure
 from grader.steps import STEP_IDS
+from together import early
 
 SIMULATION = Path(__file__).resolve().parent / "portable"
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -71,8 +72,7 @@ class Run:
     stderr: str
 
 
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory) -> dict:
+def run_all(folder: Path) -> dict:
     """Five CLI runs at once (they overlap their torch imports), then a look at /proc: `predict`,
     `show attention`, `grade --solutions` with hidden tests and a CSV gradebook, a `check` of
     a step 03 that loops forever ignoring signals, between correct steps 02 and 04, and a correct
@@ -80,7 +80,6 @@ def runs(tmp_path_factory) -> dict:
     under a second, room on a busy machine; the loop burns a core meanwhile), and a `check` of a
     step 03 that patches torch at import before a correct step 04. Each run has one OpenMP thread:
     five processes with two spinning threads each on two cores would slow each other several-fold."""
-    folder = tmp_path_factory.mktemp("portable")
     loop = folder / "loop"
     shutil.copytree(LOOP, loop)
     for step_id in ("01_flatten", "02_project", "04_cls"):
@@ -109,9 +108,48 @@ def runs(tmp_path_factory) -> dict:
         finished[name] = Run(process.returncode, stdout, stderr)
     gradebook = folder / "gradebook.csv"
     rows = list(csv.DictReader(io.StringIO(gradebook.read_text(encoding="utf-8")))) if gradebook.exists() else []
-    picture = folder / "attention.png"
-    return {**finished, "gradebook": rows[0] if rows else {}, "seen": seen, "survivors": survivors(),
-            "picture": picture.read_bytes() if picture.exists() else b""}
+    return {**finished, "gradebook": rows[0] if rows else {}, "seen": seen, "survivors": survivors()}
+
+
+PORTABLE_RUNS = "portable: five CLI runs at once"
+#: The tests that read the five runs: they run at the session's end (tests/together.py's `early`).
+RUNS_READERS = ("test_the_solutions_score_full_marks_in_the_portable_runner", "test_predict_and_show_run_without_fork",
+                "test_a_loop_times_out_and_costs_only_its_own_step",
+                "test_a_step_that_changes_its_interpreter_hands_the_next_step_a_fresh_worker",
+                "test_nothing_the_workers_started_survives")
+
+
+def _runs_started(folder: Path) -> dict:
+    """The five runs and the look at /proc in a process of its own (this file run as a script), from
+    the session's start: beside the session's other tests rather than among them."""
+    return {"args": [sys.executable, __file__, str(folder)], "cwd": folder,
+            "env": {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}}
+
+
+if sys.platform.startswith("linux"):  # every reader is linux_only: it looks for survivors in /proc
+    early(PORTABLE_RUNS, *RUNS_READERS)(_runs_started)
+
+
+@pytest.fixture(scope="module")
+def runs(early_runs) -> dict:
+    """run_all's outcome, as the early run wrote it to runs.json."""
+    run = early_runs.finished(PORTABLE_RUNS)
+    written = Path(run.args[-1]) / "runs.json"
+    assert run.returncode == 0 and written.exists(), run.stdout[-2000:] + run.stderr[-3000:]
+    data = json.loads(written.read_text(encoding="utf-8"))
+    picture = Path(data["picture"])
+    return {**{name: Run(*outcome) for name, outcome in data["runs"].items()}, "gradebook": data["gradebook"],
+            "seen": set(data["seen"]), "survivors": data["survivors"],
+            "picture": picture.read_bytes() if picture.is_file() else b""}
+
+
+def _write_runs(folder: Path) -> None:
+    outcome = run_all(folder)
+    written = {"runs": {name: [run.status, run.stdout, run.stderr] for name, run in outcome.items()
+                        if isinstance(run, Run)},
+               "gradebook": outcome["gradebook"], "seen": sorted(outcome["seen"]),
+               "survivors": outcome["survivors"], "picture": str(folder / "attention.png")}
+    (folder / "runs.json").write_text(json.dumps(written), encoding="utf-8")
 
 
 @pytest.mark.slow
@@ -309,3 +347,7 @@ def test_the_keeper_ends_as_its_worker_ended_and_refuses_to_be_stopped(code, sta
     stop it with the signals that ask a process to stop."""
     run = subprocess.run([sys.executable, str(KEEPER), "-c", code], timeout=60)
     assert run.returncode == status
+
+
+if __name__ == "__main__":  # the early run of PORTABLE_RUNS
+    _write_runs(Path(sys.argv[1]))
