@@ -267,10 +267,8 @@ class Grader:
             if planned.kind == "main":
                 result.notes += scan.note(paths.step_file(submission, planned.run.step.id), planned.run.step.id)
                 results.append(result)
-            elif planned.kind == "own chain" and planned.run.wanted():
-                results[-1].tests.append(_own_chain_test(result))
             elif planned.kind == "own chain" and results[-1].status != "not_attempted":
-                results[-1].tests.append(_own_chain_not_run())
+                results[-1].tests.append(_own_chain_test(result) if planned.run.wanted() else _own_chain_not_run())
         return results
 
 
