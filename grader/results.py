@@ -28,6 +28,19 @@ class Finding:
     def to_contract(self) -> dict[str, Any]:
         return {"id": self.id, "title": self.title, "sentence": self.sentence, "page": self.page}
 
+    @classmethod
+    def ended_worker(cls, function: str) -> Finding:
+        """A call of `function` ended its worker: an exit or a crash in the student's code."""
+        return cls(f"{ENDED_WORKER}{function}", f"{function} ended its worker (a crash or an exit)")
+
+    @property
+    def is_ended_worker(self) -> bool:
+        return self.id.startswith(ENDED_WORKER)
+
+
+#: The start of the id of a finding that a call ended its worker (`ended_worker.cover`).
+ENDED_WORKER = "ended_worker."
+
 
 @dataclass
 class TestResult:

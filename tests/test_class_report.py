@@ -258,6 +258,21 @@ def test_one_mistake_shown_by_several_functions_counts_its_student_once() -> Non
     assert (mistake.id, mistake.name, mistake.students) == ("input_modified", "an input changed in place", ["kim"])
 
 
+def test_a_worker_ended_by_one_function_and_its_callers_counts_once_under_the_first() -> None:
+    """A `cover` that exits ends the worker again in quadrant_probabilities and occlusion_map, which
+    call it: one line of code, one row, named after the first function that ended its worker."""
+    tests = [Result(f"{function} · sample photo", "visible", "error", 0, 2,
+                    f"{function}: the worker exited with status 3", finding=Finding.ended_worker(function))
+             for function in ("cover", "quadrant_probabilities", "occlusion_map")]
+    wrong = Result("occlusion_map · probe model", "hidden", "failed", 0, 2, "occlusion_map: wrong values",
+                   finding=Finding("wrong_values.occlusion_map", "occlusion_map: wrong values"))
+    step = StepResult("08_occlusion", "Occlusion", "41-44", 0, 8, "error", [*tests, wrong])
+    mistakes = common_mistakes([student("kim", step), student("lea", step)])
+    assert [(m.id, m.name, m.students) for m in mistakes] == [
+        ("ended_worker.cover", "cover ended its worker (a crash or an exit)", ["kim", "lea"]),
+        ("wrong_values.occlusion_map", "occlusion_map: wrong values", ["kim", "lea"])]
+
+
 def test_findings_survive_the_json_contract_and_a_result_without_one_is_grouped_by_status() -> None:
     (back,) = from_json(to_json([CLASS[1]]))
     assert back.steps[1].tests[0].finding == known_finding("multi_head_attention")

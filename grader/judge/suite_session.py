@@ -149,7 +149,7 @@ class Student:
                 raise Feedback(f"{case.function} did not finish within the step's time limit "
                                f"({self.run.limit_seconds:g} s): an endless loop, or much too slow?",
                                status="timeout") from None
-            ended = Finding(f"ended_worker.{case.function}", f"{case.function} ended its worker (a crash or an exit)") \
+            ended = Finding.ended_worker(case.function) \
                 if gone.by_code else None  # a worker lost or garbled is no proof against the code
             raise Feedback(f"{case.function}: {gone.message}", status="error", finding=ended) from None
 

@@ -60,13 +60,21 @@ def common_mistakes(results: list[SubmissionResult]) -> list[CommonMistake]:
     A student counts once per mistake (one finding id in one step), however many of their tests
     show it. Tests worth no points (the student's own chain in step 07) only repeat what earlier
     steps said, and are left out. Nothing is read from the messages: only the results' fields.
+
+    A step's calls that ended the worker count once, under the first function that did: the later
+    ones are most often its callers (occlusion_map calls cover), and one exit is one line to fix.
     """
     found: dict[tuple[str, str], CommonMistake] = {}
     for result in results:
         for step in result.steps:
+            ended_before = False
             for test in graded_tests(step):
                 if test.status not in MISTAKE_STATUSES or test.max_score <= 0:
                     continue
+                if test.finding is not None and test.finding.is_ended_worker:
+                    if ended_before:
+                        continue
+                    ended_before = True
                 mistake = _named(step, test)
                 entry = found.setdefault((mistake.step, mistake.id), mistake)
                 if len(mistake.name) < len(entry.name):  # one catalogue id, one title per function
