@@ -11,10 +11,11 @@ and libc's `prctl`, `unshare` and `mount`: Linux only. macOS and Windows (or
 One worker serves a submission's steps in turn, for as long as each step leaves its interpreter
 as it found it (`grader.worker.intact`; without fork no step can start from a clean copy): a step
 that patched torch, left a thread or a child running, crashed or ran out of time hands the next
-step a fresh worker. The next worker always imports torch ahead of time, while the current one works. The
-judge reads the worker's output (each step's share ends at a marker the worker prints) and its
-exit status directly, and at a time limit it ends the worker's whole tree: `killpg` on POSIX, the
-Job Object (else `taskkill /T`) on Windows.
+step a fresh worker. The next submission's worker imports torch ahead of time, between
+submissions (never beside a step, whose calls it would slow). The judge reads the worker's output
+(each step's share ends at a marker the worker prints) and its exit status directly, and at a time
+limit it ends the worker's whole tree: `killpg` on POSIX, the Job Object (else `taskkill /T`) on
+Windows.
 """
 from __future__ import annotations
 
@@ -110,17 +111,22 @@ class PortableRunner:
     def reap(self) -> int:
         """End what the submission's steps left behind (a worker's tree is already ended when it
         closes); the next submission's worker starts importing now, with no step running."""
-        ended = sum(spawned.kill() for spawned in self._used)
-        self._used = []
+        ended = self._end_used()
         if self._spare is None:
             self._spare = Spawned(self._env)
         return ended
 
     def close(self) -> None:
-        self.reap()
+        """End every worker, the spare too: no submission follows."""
+        self._end_used()
         if self._spare is not None:
             self._spare.kill()
             self._spare = None
+
+    def _end_used(self) -> int:
+        ended = sum(spawned.kill() for spawned in self._used)
+        self._used = []
+        return ended
 
     def report(self, memory: int) -> SandboxReport:
         """What the workers got here, and what this platform could not give them."""
