@@ -29,7 +29,7 @@ from grader import paths  # noqa: E402
 from grader.judge.grading import Grader, GradeOptions  # noqa: E402
 from grader.launch.runners import Runner  # noqa: E402
 from grader.launch.sandbox import keep_freed_memory  # noqa: E402
-from together import EARLY, Together  # noqa: E402
+from together import EARLY, Together, made  # noqa: E402
 
 # The tests' own forwards (shown occlusion maps, rebuilt fixtures) reuse freed memory, as the
 # commands that run them do.
@@ -78,7 +78,7 @@ def early_runs(request, tmp_path_factory) -> Iterator[Together]:
     """The runs test modules registered with together.early, started one after another as the
     session starts, where one of their tests was selected."""
     selected = {getattr(item, "originalname", item.name) for item in request.session.items}
-    runs = {name: run.make(tmp_path_factory.mktemp(name.replace(" ", "-").replace(":", "")))
+    runs = {name: made(run.make, tmp_path_factory.mktemp(name.replace(" ", "-").replace(":", "")))
             for name, run in EARLY.items() if selected & set(run.tests)}
     with Together(runs, tmp_path_factory.mktemp("early-output"), one_after_another=True) as together:
         yield together

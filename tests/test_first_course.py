@@ -13,8 +13,6 @@ that the session's other tests run beside it.
 from __future__ import annotations
 
 import csv
-import json
-import os
 import re
 import shlex
 import shutil
@@ -33,7 +31,7 @@ from grader.reports.shared import points
 from grader.steps import STEPS
 from hub_cache import make_hub_home, offline_environment
 from test_fetch import GIT_ENVIRONMENT, assert_fetched_as_promised, git, hostile_roster
-from together import early
+from together import early_script, script_outcome, write_outcome
 
 PAGE = paths.KIT_ROOT / "docs" / "instructors.md"
 KIT_NAME = "vitgrade"  # the kit's folder, as the page calls it
@@ -108,21 +106,15 @@ def run_course(base: Path) -> dict:
 COURSE = "the first course"
 
 
-@early(COURSE, "test_every_command_of_the_first_course_does_what_its_step_says",
-       "test_the_course_grades_a_hostile_roster_into_a_gradebook_row_per_repository")
-def _course_started(folder: Path) -> dict:
-    """The course in a process of its own (this file run as a script), from the session's start."""
-    return {"args": [sys.executable, __file__, str(folder)], "cwd": folder,
-            "env": {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}}
+# The course in a process of its own (this file run as a script), from the session's start.
+early_script(COURSE, __file__, "test_every_command_of_the_first_course_does_what_its_step_says",
+             "test_the_course_grades_a_hostile_roster_into_a_gradebook_row_per_repository")
 
 
 @pytest.fixture(scope="module")
 def course(early_runs) -> dict:
     """The course's outcomes, as run_course returned them (written to course.json by the script)."""
-    run = early_runs.finished(COURSE)
-    written = Path(run.args[-1]) / "course.json"
-    assert run.returncode == 0 and written.exists(), run.stderr[-3000:]
-    course = json.loads(written.read_text())
+    course = script_outcome(early_runs, COURSE)
     ran = {command: subprocess.CompletedProcess(command, *outcome) for command, outcome in course["ran"].items()}
     return {**course, "ran": ran, **{name: Path(course[name]) for name in ("kit", "release", "good")}}
 
@@ -131,7 +123,7 @@ def _write_course(base: Path) -> None:
     course = run_course(base)
     ran = {command: [done.returncode, done.stdout, done.stderr] for command, done in course["ran"].items()}
     written = {**course, "ran": ran, **{name: str(course[name]) for name in ("kit", "release", "good")}}
-    (base / "course.json").write_text(json.dumps(written))
+    write_outcome(written)
 
 
 def test_the_page_opens_with_the_eight_steps_of_a_first_course() -> None:

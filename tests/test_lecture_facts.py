@@ -15,11 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import json
-import os
-import sys
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -28,7 +24,7 @@ from grader import paths
 from grader.expected.build import LECTURE_FACTS
 from grader.expected.store import load_cases, load_manifest
 from grader.numerics import rounding_bound, vit_terms
-from together import early
+from together import early_script, script_outcome, write_outcome
 
 MANIFEST = load_manifest()
 SAMPLE = next(name for name, photo in MANIFEST["photos"].items() if photo["role"] == "sample")
@@ -194,21 +190,15 @@ TABLE_TESTS = ("test_top_class_and_its_probability", "test_p63_first_features",
                "test_largest_single_patch_drop")
 
 
-@early(OWN_TABLE, *TABLE_TESTS)
-def _own_started(folder: Path) -> dict:
-    """The own table (201 timm forwards) in a process of its own, this file run as a script, from
-    the session's start: beside the session's other tests rather than among them."""
-    return {"args": [sys.executable, __file__, str(folder / "own.json")], "cwd": folder,
-            "env": {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}}
+# The own table (201 timm forwards) in a process of its own, this file run as a script, from the
+# session's start: beside the session's other tests rather than among them.
+early_script(OWN_TABLE, __file__, *TABLE_TESTS)
 
 
 @pytest.fixture(scope="module")
 def own(early_runs) -> Facts:
     """The own table as the early run wrote it; its rounding bounds go to BOUNDS."""
-    run = early_runs.finished(OWN_TABLE)
-    written = Path(run.args[-1])
-    assert run.returncode == 0 and written.exists(), run.stderr[-3000:]
-    data = json.loads(written.read_text())
+    data = script_outcome(early_runs, OWN_TABLE)
     BOUNDS.update(data["bounds"])
     return Facts(**{name: tuple(value) if isinstance(value, list) else value
                     for name, value in data["facts"].items()})
@@ -299,10 +289,6 @@ def test_the_docs_state_the_lecture_table():
     assert [s for s in stated if s not in section] == []
 
 
-def _write_own(path: Path) -> None:
-    facts, bounds = _own()
-    path.write_text(json.dumps({"facts": dataclasses.asdict(facts), "bounds": bounds}))
-
-
 if __name__ == "__main__":  # the early run of OWN_TABLE
-    _write_own(Path(sys.argv[1]))
+    facts, bounds = _own()
+    write_outcome({"facts": dataclasses.asdict(facts), "bounds": bounds})

@@ -23,7 +23,7 @@ import yaml
 from grader import paths
 from grader.launch.portable import KEEPER, Spawned, _describe_exit, _job_structure
 from grader.steps import STEP_IDS
-from together import early
+from together import early_script, script_outcome, write_outcome
 
 SIMULATION = Path(__file__).resolve().parent / "portable"
 HOSTILE = Path(__file__).resolve().parent / "hostile"
@@ -119,24 +119,16 @@ RUNS_READERS = ("test_the_solutions_score_full_marks_in_the_portable_runner", "t
                 "test_nothing_the_workers_started_survives")
 
 
-def _runs_started(folder: Path) -> dict:
-    """The five runs and the look at /proc in a process of its own (this file run as a script), from
-    the session's start: beside the session's other tests rather than among them."""
-    return {"args": [sys.executable, __file__, str(folder)], "cwd": folder,
-            "env": {**os.environ, "PYTHONPATH": str(paths.KIT_ROOT)}}
-
-
+# The five runs and the look at /proc in a process of its own (this file run as a script), from the
+# session's start: beside the session's other tests rather than among them.
 if sys.platform.startswith("linux"):  # every reader is linux_only: it looks for survivors in /proc
-    early(PORTABLE_RUNS, *RUNS_READERS)(_runs_started)
+    early_script(PORTABLE_RUNS, __file__, *RUNS_READERS)
 
 
 @pytest.fixture(scope="module")
 def runs(early_runs) -> dict:
     """run_all's outcome, as the early run wrote it to runs.json."""
-    run = early_runs.finished(PORTABLE_RUNS)
-    written = Path(run.args[-1]) / "runs.json"
-    assert run.returncode == 0 and written.exists(), run.stdout[-2000:] + run.stderr[-3000:]
-    data = json.loads(written.read_text(encoding="utf-8"))
+    data = script_outcome(early_runs, PORTABLE_RUNS)
     picture = Path(data["picture"])
     return {**{name: Run(*outcome) for name, outcome in data["runs"].items()}, "gradebook": data["gradebook"],
             "seen": set(data["seen"]), "survivors": data["survivors"],
@@ -149,7 +141,7 @@ def _write_runs(folder: Path) -> None:
                         if isinstance(run, Run)},
                "gradebook": outcome["gradebook"], "seen": sorted(outcome["seen"]),
                "survivors": outcome["survivors"], "picture": str(folder / "attention.png")}
-    (folder / "runs.json").write_text(json.dumps(written), encoding="utf-8")
+    write_outcome(written)
 
 
 @pytest.mark.slow

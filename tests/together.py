@@ -9,14 +9,18 @@ keep the first core busy; the tests that read them run last.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
+
+KIT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -35,7 +39,7 @@ class Together:
     (`finished(name)`); `close()` kills what is still running. Use as a context manager, or
     through run_together."""
 
-    def __init__(self, runs: dict[str, dict], folder: Path, timeout: float = 600.0,
+    def __init__(self, runs: dict[str, dict | BaseException], folder: Path, timeout: float = 600.0,
                  one_after_another: bool = False) -> None:
         """`runs` maps a name to subprocess.Popen's keyword arguments (`args`, `env`, `cwd`, ...).
         Each run is killed `timeout` seconds after its own start. Output goes to files in `folder`,
@@ -70,7 +74,10 @@ class Together:
 
     def _start(self, run: _Run) -> None:
         """Started unless the runs were closed meanwhile (under the lock, so that none is started
-        after close() has killed the others)."""
+        after close() has killed the others). A run whose arguments could not be made (`popen` is
+        the exception) fails its own tests alone."""
+        if isinstance(run.popen, BaseException):
+            raise run.popen
         options = dict(run.popen)
         env = {**options.pop("env", os.environ), "OMP_NUM_THREADS": "1"}
         with self._starting:
@@ -129,7 +136,7 @@ class Together:
 class _Run:
     """One run's arguments and, once started, its process and end."""
 
-    popen: dict
+    popen: dict | BaseException
     index: int
     out: IO[str] | None = None
     err: IO[str] | None = None
@@ -177,3 +184,43 @@ def early(name: str, *tests: str) -> Callable[[Callable[[Path], dict]], Callable
         EARLY[name] = Early(tests, make)
         return make
     return register
+
+
+def made(make: Callable[[Path], dict], folder: Path) -> dict | BaseException:
+    """`make(folder)`, or the exception it raised: given to the tests of that run alone, not to
+    the whole session."""
+    try:
+        return make(folder)
+    except Exception as error:  # noqa: BLE001 - raised again in the tests that read the run
+        return error
+
+
+# ------------------------------------------------------- a test file run as a script, from the start
+
+#: The file an early script writes its outcome to, in the folder it was given.
+OUTCOME = "outcome.json"
+
+
+def early_script(name: str, script: str, *tests: str) -> None:
+    """Register the test file `script` (its `__file__`), run as `python script FOLDER` with the
+    kit on PYTHONPATH, as the early run `name` read by `tests`. The script computes in its
+    `__main__` what those tests compare and hands it to `write_outcome`; they read it with
+    `script_outcome`."""
+    def started(folder: Path) -> dict:
+        return {"args": [sys.executable, script, str(folder)], "cwd": folder,
+                "env": {**os.environ, "PYTHONPATH": str(KIT)}}
+    early(name, *tests)(started)
+
+
+def write_outcome(outcome: Any) -> None:
+    """In an early script: `outcome` as JSON (floats round-trip exactly), to its folder's OUTCOME."""
+    (Path(sys.argv[1]) / OUTCOME).write_text(json.dumps(outcome), encoding="utf-8")
+
+
+def script_outcome(early_runs: Together, name: str) -> Any:
+    """What the early script `name` wrote; its exit status and output where it wrote nothing."""
+    run = early_runs.finished(name)
+    written = Path(run.args[-1]) / OUTCOME
+    assert run.returncode == 0 and written.exists(), \
+        f"{name}: exit status {run.returncode}\n{run.stdout[-2000:]}\n{run.stderr[-3000:]}"
+    return json.loads(written.read_text(encoding="utf-8"))
