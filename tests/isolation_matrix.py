@@ -9,7 +9,7 @@ in turn, and `--all-variants` grades every variant in every step.
 
 Each runner grades every submission and the unbroken solutions (the baseline):
   default     the zygote, as `vitgrade grade` grades one submission (with the step run ahead)
-  portable    the portable runner, on this Linux simulating macOS and Windows (tests/portable)
+  portable    the portable runner, on this Linux simulating macOS (tests/portable/macos)
   jobs2       a class folder of all of them, `vitgrade grade CLASS --jobs 2`
   gradescope  the bundle's own grading path, `grader.platforms.gradescope.run_autograder`
 
@@ -43,7 +43,9 @@ sys.path.insert(0, str(KIT))
 from grader import paths  # noqa: E402
 from grader.steps import STEP_IDS, get_step  # noqa: E402
 
-SIMULATION = KIT / "tests" / "portable"  # removes fork, fd passing, resource, prctl/unshare/mount
+#: macOS simulated: no fork, fd passing, prctl/unshare/mount; `resource` kept, so that the memory
+#: bombs meet the workers' RLIMIT_DATA rather than this machine's end of memory.
+SIMULATION = KIT / "tests" / "portable" / "macos"
 RUNNERS = ("default", "portable", "jobs2", "gradescope")
 TIMEOUT = 15.0  # seconds per step: enough for every correct step on a busy machine, and for the matrix
 #: Phrases that put on the student what only the kit can cause (every way but the garbage one may

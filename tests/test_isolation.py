@@ -6,7 +6,7 @@ broken in each: the steps are graded with the reference solutions of the steps b
 broken step can only reach another through the runner, and every unbroken step must keep exactly
 the points the solutions get. Step 08 (run ahead of the others by the default runner) is unbroken
 in two of them, beside a broken step 01 or 05. Graded by the default runner, the portable runner
-(on this Linux simulating macOS and Windows) and a class with `--jobs 2`; the last two as commands
+(on this Linux simulating macOS) and a class with `--jobs 2`; the last two as commands
 started with the session (tests/together.py's `early`).
 """
 from __future__ import annotations
@@ -25,7 +25,8 @@ from together import early
 
 pytestmark = pytest.mark.slow
 
-SIMULATION = Path(__file__).resolve().parent / "portable"
+#: macOS simulated (no fork; `resource` kept): the memory bomb meets the workers' RLIMIT_DATA.
+SIMULATION = Path(__file__).resolve().parent / "portable" / "macos"
 TIMEOUT = 15.0  # seconds per step: the loop's and the memory bomb's; every correct step needs far less
 WAY = {way.id: way for way in WAYS}
 #: (step, way, variant) broken together in one submission; every way once. An odd variant breaks

@@ -1,10 +1,16 @@
 """macOS and Windows, simulated on Linux for tests/test_portable.py: put first on PYTHONPATH, this
 removes what the zygote needs — `os.fork`, `socket.send_fds`/`recv_fds`, the `resource` module and
-libc's `prctl`, `unshare` and `mount` — from every Python started with it (the CLI and its workers)."""
+libc's `prctl`, `unshare` and `mount` — from every Python started with it (the CLI and its workers).
+
+Without `resource` the portable workers get no memory limit at all, which neither macOS (RLIMIT_DATA)
+nor Windows (a Job Object) leaves them. `macos/sitecustomize.py` runs this file with `resource` kept:
+put that folder first instead wherever student code may fill the memory."""
 import ctypes
 import os
 import socket
 import sys
+
+KEPT = globals().get("KEPT", frozenset())  # set by a flavour that runs this file (macos/)
 
 for _module, _names in ((os, ("fork",)), (socket, ("send_fds", "recv_fds"))):
     for _name in _names:
@@ -20,8 +26,9 @@ class _NoResource:
         return None
 
 
-sys.modules.pop("resource", None)
-sys.meta_path.insert(0, _NoResource)
+if "resource" not in KEPT:
+    sys.modules.pop("resource", None)
+    sys.meta_path.insert(0, _NoResource)
 _HIDDEN = frozenset({"prctl", "unshare", "mount"})
 
 
