@@ -20,8 +20,14 @@ def add_position(tokens: Tensor, pos_table: Tensor) -> Tensor:
     Returns:
         (B, N, D): WHAT + WHERE, same shape as `tokens`.
 
+    Raises:
+        ValueError: `pos_table` is not (N, D), the shape of one image's tokens.
+
     Example:
         >>> add_position(torch.zeros(2, 197, 192), torch.ones(197, 192)).shape
         torch.Size([2, 197, 192])
     """
+    if pos_table.shape != tokens.shape[-2:]:  # a (1, N, D) table would broadcast too, and hide it
+        raise ValueError(f"pos_table must be (N, D) = {tuple(tokens.shape[-2:])}, one row per token "
+                         f"(page 17); got {tuple(pos_table.shape)}")
     return tokens + pos_table  # (N, D) broadcasts over the batch: (B, N, D)
