@@ -310,6 +310,17 @@ def test_add_position_compares_what_was_added_with_the_table(table, finding, wor
     assert all(f.id.startswith("edit.") for f in edit)
 
 
+def test_the_given_table_rounded_is_approximate_never_a_table_of_ones_own():
+    """The pos_table rounded to float16 before it is added is the table given, off by float16's
+    rounding: said as approximate numbers, not as a table the student made up."""
+    # The hidden case's sizes; most rows outside the tolerance, as float16's rounding leaves them.
+    tokens, table = np.random.default_rng(2).normal(size=(2, 7, 5)), np.random.default_rng(1).normal(size=(7, 5))
+    c = case("add_position", axes=("image", "patch", "feature"), tokens=tokens, pos_table=table)
+    rounded = table.astype(np.float16).astype(np.float64)
+    found = diagnose(c, tokens + table, tokens + rounded, TOLERANCE)
+    assert [f.id for f in found] == ["diagnosis.approximate"], [f.sentence for f in found]
+
+
 def test_the_edit_that_gives_the_numbers_speaks_first():
     edit, structure = position(POSITION_TOKENS + POSITION_TABLE[::-1])
     assert edit.id == "edit.reversed:pos_table" and "reverse order" in edit.sentence

@@ -312,7 +312,9 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
         return None
     perm = _matching(table, added_rows, 0, close)
     own_rows = sum(not close(row, table_row) for row, table_row in zip(added_rows, table))
-    if perm is None and own_rows > len(table) // 2:  # a few rows wrong are said as such, by _some_rows
+    # A few rows wrong are said as such, by _some_rows; the given table rounded (float16, say) is
+    # the given table all the same, said by _approximate.
+    if perm is None and own_rows > len(table) // 2 and not _within_a_few_per_cent(added_rows, table):
         return _found("position_own_table", "What you added is the same table for every image, but not the "
                       "pos_table given, nor its rows in another order: a table of your own (a fixed sine code, "
                       "an index, ...). This ViT learned its table: add its row i to token i (pages 16-17).")
@@ -775,14 +777,21 @@ def _typical_size(e: np.ndarray) -> float:
     return float(np.median(np.abs(e)))
 
 
+def _within_a_few_per_cent(g: np.ndarray, e: np.ndarray) -> bool:
+    """Every value of `g` within APPROXIMATE of its own expected value (of the typical size, where
+    that is larger: see _typical_size)."""
+    size = np.maximum(np.abs(e), _typical_size(e))
+    return float(np.abs(e).max()) > 0 and not (np.abs(g - e) > APPROXIMATE * size).any()
+
+
 def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     """Every value within a few per cent of its own expected value: the structure is right, the
     numbers approximate."""
+    if not _within_a_few_per_cent(g, e):
+        return None
     scale = float(np.abs(e).max())
     error = np.abs(g - e)
     size = np.maximum(np.abs(e), _typical_size(e))
-    if scale == 0 or (error > APPROXIMATE * size).any():
-        return None
     step = float(np.spacing(np.float16(scale)))  # float16's resolution at the array's largest value
     if np.array_equal(g.astype(np.float16).astype(np.float64), g) and not np.array_equal(
             e.astype(np.float16).astype(np.float64), e) and error.max() <= 2 * step:
