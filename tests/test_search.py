@@ -460,6 +460,24 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     assert "mid-gray is 0" in found.sentence
 
 
+def test_the_sigmoid_of_the_target_logit_is_named():
+    """Each quadrant's target logit through a sigmoid, as if the class stood alone: a blind mistake
+    the measure showed as 'one value everywhere' (the sigmoids of large logits are all near 1)."""
+    from grader.worker.probe_model import ProbeModel
+
+    for visibility, name in (("hidden", "quadrant_probabilities · second photo, probe model, class 6"),
+                             ("visible", "quadrant_probabilities · sample photo, probe model, class 70")):
+        case = _case("08_occlusion", visibility, name)
+        model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+        _, image, target = _torch_args(case)
+        half = image.shape[-1] // 2
+        covers = _covered(image, [(r * half, c * half, half) for r in (0, 1) for c in (0, 1)])
+        got = model(covers)[:, target].sigmoid().double().numpy()
+        found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+        assert found is not None and found.id == "edit.move:sigmoid_of_target", (name, found)
+        assert "softmax over every class's logit" in found.sentence
+
+
 def _probe_covers():
     """The hidden probe-model occlusion case and every patch-sized cover of its image, in grid order:
     (case, model, image, target, side, covers)."""

@@ -688,14 +688,27 @@ def _quadrant_moves() -> Iterator[Candidate]:
     yield Candidate("move:top_class", _sentence("with each covered image's largest probability, whatever its class; "
                                                 "the target's is [:, target] of the softmax, however small"), 43,
                     maths.recomputed("probabilities", _top_class))
+    yield Candidate("move:sigmoid_of_target", _sentence(
+        "with the sigmoid of the target's logit alone; a class's probability is the softmax over every class's "
+        "logit, its [:, target]"), 43, maths.recomputed("probabilities", _target_sigmoid))
+
+
+def _quadrant_covers(t: Any) -> Any:
+    """(4, 3, H, W): the image under each quadrant's cover."""
+    image, side = t["call_args"][1], t["quadrant_side"]
+    return np.concatenate([maths.cover(image, q.row * side, q.column * side, side, t["fill"]) for q in QUADRANTS])
 
 
 def _top_class(t: Any) -> Any:
     """(4,): each quadrant's cover's largest class probability."""
-    model, image = t["call_args"][:2]
-    side = t["quadrant_side"]
-    covers = np.concatenate([maths.cover(image, q.row * side, q.column * side, side, t["fill"]) for q in QUADRANTS])
-    return maths.ops_for(covers).softmax(model(covers), axis=-1).max(axis=-1)
+    covers = _quadrant_covers(t)
+    return maths.ops_for(covers).softmax(t["call_args"][0](covers), axis=-1).max(axis=-1)
+
+
+def _target_sigmoid(t: Any) -> Any:
+    """(4,): the sigmoid of each quadrant's cover's target logit, as if the class stood alone."""
+    model, _, target = t["call_args"][:3]
+    return 1 / (1 + np.exp(-model(_quadrant_covers(t))[:, target]))
 
 
 def _cls_moves() -> Iterator[Candidate]:
