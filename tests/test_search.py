@@ -140,6 +140,11 @@ def _block_with(x, p, H, gelu=F.gelu):
     return u + gelu(z) @ p.W_2 + p.b_2
 
 
+def _block_norms_weight_bias_swapped(x, p, H):
+    swapped = replace(p, ln1_weight=p.ln1_bias, ln1_bias=p.ln1_weight, ln2_weight=p.ln2_bias, ln2_bias=p.ln2_weight)
+    return _block_with(x, swapped, H)
+
+
 def _block_gelu_without_half(x, p, H):
     return _block_with(x, p, H, lambda z: z * (1 + torch.erf(z / 2 ** 0.5)))
 
@@ -296,6 +301,11 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("06_block", "block · random 6 tokens, 16 features, 2 heads",
      lambda x, p, H: _block_with(x, p, H, lambda z: 0.5 * (1 + torch.erf(z / 2 ** 0.5))),
      "edit.activation:normal_cdf", "Φ(z) alone"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, p, H, lambda z: z * torch.exp(-z * z / 2) / (2 * torch.pi) ** 0.5),
+     "edit.activation:normal_density", "density"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_norms_weight_bias_swapped,
+     "edit.move:norm_weight_bias_swapped", "scaled by the bias and shifted by the weight, in LN1 and LN2"),
     ("04_cls", "embed · tiny ViT: 32x32 images, 8px patches, 16 features", _embed_position_before_cls,
      "edit.move:position_before_cls", "before CLS is put in front"),
     ("02_project", "project · random 5 patches, 12 -> 6 features", _bias_multiplied, "edit.move:bias_multiplied",

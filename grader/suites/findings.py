@@ -128,7 +128,7 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("encoder_twelve_heads", "term"), ("top_class", "term inputs"),
     ("product_over_sqrt_K", "scale shift"), ("table_rows_repeated", "term"), ("divided_by_max", "term"),
     ("head_size_as_count", "term"), ("norm_after_every_block", "term inputs"), ("only_drops", "part"),
-    ("sigmoid_of_target", "activation"),
+    ("sigmoid_of_target", "activation"), ("norm_weight_bias_swapped", "inputs term"),
 ]}
 
 

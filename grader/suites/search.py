@@ -361,6 +361,11 @@ def _block_moves() -> Iterator[Candidate]:
                     maths.Change("attn", lambda v, t: _ln(v, t, "ln1_weight", "ln1_bias")),
                     maths.Change("ln2", lambda v, t: t["u"]),
                     maths.Change("mlp", lambda v, t: _ln(v, t, "ln2_weight", "ln2_bias")))))
+    yield Candidate("move:norm_weight_bias_swapped", _sentence(
+        "with each LayerNorm's weight and bias swapped: the rows scaled by the bias and shifted by the weight, in "
+        "LN1 and LN2"), 36,
+        maths.Edit((maths.Change("ln1", lambda v, t: _ln(t["x"], t, "ln1_bias", "ln1_weight")),
+                    maths.Change("ln2", lambda v, t: _ln(t["u"], t, "ln2_bias", "ln2_weight")))))
     yield Candidate("move:norms_swapped", _sentence("with LN2's weight and bias before the attention and LN1's "
                                                     "before the MLP; LN1 belongs to the attention"), 36,
                     maths.Edit((maths.Change("ln1", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")),
@@ -410,6 +415,10 @@ def _activation_moves() -> Iterator[Candidate]:
     yield Candidate("activation:normal_cdf", _sentence("with Φ(z) alone, the normal distribution's CDF, where "
                                                        "GELU is z·Φ(z)"), 35,
                     maths.recomputed("activated", lambda t: ops.gelu(t["hidden"]) / t["hidden"]))
+    yield Candidate("activation:normal_density", _sentence(
+        "with z·φ(z), φ the normal distribution's density (the bell curve), where GELU is z·Φ(z), Φ its CDF"), 35,
+        maths.recomputed("activated", lambda t: t["hidden"] * np.exp(-0.5 * np.square(t["hidden"]))
+                         / np.sqrt(2 * np.pi)))
     yield Candidate("activation:silu", _sentence("with SiLU, z·σ(z), where the MLP's activation is GELU, z·Φ(z) "
                                                  "with Φ the normal distribution's CDF"), 35,
                     maths.recomputed("activated", lambda t: t["hidden"] / (1 + np.exp(-t["hidden"]))))
