@@ -20,13 +20,11 @@ import pytest
 
 from grader import paths
 from grader.results import as_dict
-from isolation_matrix import WAYS, Case, Graded, from_contract, violations, write_submission
+from isolation_matrix import SIMULATION, WAYS, Case, Graded, from_contract, violations, write_submission
 from together import early
 
 pytestmark = pytest.mark.slow
 
-#: macOS simulated (no fork; `resource` kept): the memory bomb meets the workers' RLIMIT_DATA.
-SIMULATION = Path(__file__).resolve().parent / "portable" / "macos"
 TIMEOUT = 15.0  # seconds per step: the loop's and the memory bomb's; every correct step needs far less
 WAY = {way.id: way for way in WAYS}
 #: (step, way, variant) broken together in one submission; every way once. An odd variant breaks
