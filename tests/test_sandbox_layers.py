@@ -540,15 +540,17 @@ def test_with_the_view_or_landlock_a_step_file_reads_no_answer(levels):
 
 @pytest.mark.slow
 def test_without_the_view_and_landlock_the_survey_names_what_the_worker_could_read(levels):
-    """A worker that stays root (this machine's Python is out of uid 65534's reach) reads the answers
-    here: only file modes and the user could stop it. The report says so, secret by secret."""
+    """Without the view and Landlock only file modes and the user stop a worker: one that stays root
+    (this machine's Python is out of uid 65534's reach), or an unprivileged one on a checkout anyone
+    may read (a fresh clone), reads the answers. The report says so, secret by secret, exactly when
+    the worker could read them."""
     found = levels["no namespaces, no Landlock"]
     readable = [r for r in found["sandbox"]["missing"] if r.startswith("secrets readable by the worker")]
     notes = "\n".join(found["output_notes"])
-    if "unprivileged user" in found["sandbox"]["layers"]:
-        assert "read " not in notes
+    if readable:
+        assert "grader/lecture_maths.py" in readable[0] and "read grader/lecture_maths.py" in notes
     else:
-        assert readable and "grader/lecture_maths.py" in readable[0] and "read grader/lecture_maths.py" in notes
+        assert "unprivileged user" in found["sandbox"]["layers"] and "read " not in notes
 
 
 @pytest.mark.slow
