@@ -1,10 +1,13 @@
 """`vitgrade show attention|occlusion`: the PNGs, what they mark and where, and one-line errors.
 
-Occlusion runs 197+ ViT forwards; each photograph is run once (and once more, independently, for
-the unseen one), and every occlusion test reads the shared run.
+Occlusion runs 202 ViT forwards; each photograph is run once, and every occlusion test reads the
+shared run. Those runs take the stand-in's first two blocks only (SHALLOW): the depth changes the
+numbers the picture draws, not what it draws or where, and all twelve blocks cost the suite about 30
+CPU-seconds a photograph more (the full depth is `vitgrade show`'s own, run in tests of attention).
 """
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 from pathlib import Path
@@ -91,6 +94,28 @@ def params():
     return load_checkpoint("stand-in").params()
 
 
+#: How many of the checkpoint's blocks the occlusion runs keep.
+SHALLOW = 2
+
+
+def shallow(params):
+    """The ViT with its first SHALLOW blocks only."""
+    return dataclasses.replace(params, blocks=params.blocks[:SHALLOW])
+
+
+class ShallowCheckpoint:
+    """A loaded checkpoint whose `params()` are cut to SHALLOW blocks; all else is the checkpoint's."""
+
+    def __init__(self, checkpoint) -> None:
+        self._checkpoint, self._params = checkpoint, shallow(checkpoint.params())
+
+    def params(self):
+        return self._params
+
+    def __getattr__(self, name: str):
+        return getattr(self._checkpoint, name)
+
+
 @pytest.fixture(scope="module")
 def solutions() -> dict[str, object]:
     return {step: load_step_file(SOLUTIONS / f"{step}.py")
@@ -172,17 +197,22 @@ class Occlusions:
             import grader.cli.show as show_module
 
             calls: list[tuple[tuple, tuple]] = []
-            real = show_module._occlusion
+            real, real_inputs = show_module._occlusion, show_module._inputs
 
             def recorded(*args):
                 outputs = real(*args)
                 calls.append((args, outputs))
                 return outputs
 
+            def shallow_inputs(*args):
+                pixels, image, checkpoint = real_inputs(*args)
+                return pixels, image, ShallowCheckpoint(checkpoint)
+
             path = self.folder / f"{name}.png"
             target = ["--target", "Newfoundland"] if name == "coffee" else []
             with pytest.MonkeyPatch.context() as patch:
                 patch.setattr(show_module, "_occlusion", recorded)
+                patch.setattr(show_module, "_inputs", shallow_inputs)
                 result = show("occlusion", self.photos[name], *target, "--impl", "solutions", "--out", path)
             self.runs[name] = result, path
             if calls:
@@ -208,7 +238,7 @@ def test_occlusion_draws_the_covers_the_map_and_its_legend(name, occlusion_of, p
         assert (line["name"], line["target"]) == ("Newfoundland", "256")
     else:  # the default target is the photo's top-1 class
         with torch.inference_mode():
-            logits = solutions["07_head"].vit_forward(load_image(photos[name]), params)
+            logits = solutions["07_head"].vit_forward(load_image(photos[name]), shallow(params))
         assert int(line["target"]) == int(logits.argmax())
     pixels = drawn(path, pictures.OCCLUSION_SIZE)
 
@@ -234,7 +264,8 @@ def test_the_largest_drop_is_the_argmin_of_the_map(occlusion_of, photos, params)
     assert line, result.stdout
     (_, image, used_params, _, _), (target, _, _, change) = occlusion_of.computed["unseen"]
     assert torch.equal(image, load_image(photos["unseen"]))
-    assert torch.equal(used_params.W_E, params.W_E) and target == int(line["target"])
+    assert torch.equal(used_params.W_E, params.W_E) and len(used_params.blocks) == SHALLOW
+    assert target == int(line["target"])
     lowest = int(change.argmin())  # change: (14, 14)
     assert int(line["patch"]) == lowest + 1
     assert f"{line['points']} points" == pictures.points(float(change.flatten()[lowest]))
