@@ -615,7 +615,8 @@ def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target
     fill = t.constant("fill", 0.0)
     half = t.size("quadrant_side", QUADRANT_SIDE)  # half the image's side: each quadrant starts at 0 or there
     covers = [cover(image, q.row * half, q.column * half, half, fill) for q in t.order("quadrants", QUADRANTS)]
-    logits = ops.concat([model(c) for c in covers], axis=0)  # (4, classes): one cover at a time
+    # (4, classes), one cover at a time; kept for the search's moves that read other than the softmax
+    logits = t.input("cover_logits", ops.concat([model(c) for c in covers], axis=0))
     return t("probabilities", ops.softmax(logits, axis=t.axis("class_axis", -1))[:, t.index("target", target)])  # (4,)
 
 

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from grader import numerics
 from grader.numerics import DEFAULT_TOLERANCE as TOLERANCE
 from grader.results import Finding
 from grader.suites.diagnosis import diagnose, diagnose_count, said_beside
@@ -272,6 +273,18 @@ def test_approximate_only_when_every_value_is_within_a_few_per_cent_of_its_own()
     assert "approximate" in said(case(), expected, near_zero)
 
 
+def test_a_rounding_that_takes_a_few_rows_past_the_tolerance_is_approximate_not_some_rows():
+    """float16 rounding errs in every value; only the rows where it happens to err most pass the
+    tolerance. "Only 2 of 50 tokens are wrong" would send the student to look for a mistake in them."""
+    expected = 0.1 * rng.normal(size=(1, 50, 8))  # float16 errs by less than the tolerance here ...
+    expected[:, [3, 7]] *= 30  # ... and by more in two rows of larger values
+    rounded = expected.astype(np.float16).astype(np.float64)
+    rows_past = numerics.outside(rounded, expected, TOLERANCE).any(axis=(0, 2))
+    assert 0 < rows_past.sum() <= 25  # few enough that "only some rows" would be said
+    text = said(case(axes=("image", "token", "feature"), grid=7), expected, rounded)
+    assert "float16" in text and "Only" not in text
+
+
 def test_a_constant_result_is_named_constant_never_a_scaled_pattern():
     got = np.full(TOKENS.shape, 0.25)
     text = said(case(), TOKENS, got)
@@ -319,6 +332,17 @@ def test_the_given_table_rounded_is_approximate_never_a_table_of_ones_own():
     rounded = table.astype(np.float16).astype(np.float64)
     found = diagnose(c, tokens + table, tokens + rounded, TOLERANCE)
     assert [f.id for f in found] == ["diagnosis.approximate"], [f.sentence for f in found]
+
+
+def test_the_whole_sum_scaled_is_a_scale_never_a_table_of_ones_own():
+    """(tokens + table) / √2 on one image: what was added depends on the tokens, which one image
+    cannot show; the result is the expected one times 0.707, and that is what is said."""
+    tokens, table = POSITION_TOKENS[:1], POSITION_TABLE
+    c = case("add_position", axes=("image", "patch", "feature"), tokens=tokens, pos_table=table)
+    found = diagnose(c, tokens + table, (tokens + table) / math.sqrt(2), TOLERANCE)
+    assert [f.id for f in found if f.id.startswith("diagnosis.")] == ["diagnosis.scaled"], [f.sentence for f in found]
+    own = diagnose(c, tokens + table, tokens + np.cos(np.arange(4.0)[:, None] + np.arange(6)), TOLERANCE)
+    assert "diagnosis.position_own_table" not in [f.id for f in own]  # one image: no "same for every image"
 
 
 def test_the_edit_that_gives_the_numbers_speaks_first():

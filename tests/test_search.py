@@ -110,9 +110,14 @@ def _position_then_layer_norm(tokens, pos_table):
     return F.layer_norm(tokens + pos_table, tokens.shape[-1:])  # as a text model's embeddings
 
 
-def _vit_final_norm_twice(images, vit):
+def _embedded(images, vit):
+    """The lecture's embedding, written with torch's own operators: [CLS, patches] + the position table."""
     x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
-    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+
+
+def _vit_final_norm_twice(images, vit):
+    x = _embedded(images, vit)
     for p in vit.blocks:
         x = _block_with(x, p, vit.num_heads)
     for _ in range(2):  # page 52's norm, then read_cls's own
@@ -168,8 +173,7 @@ def _max_pooled_then_normed(x, weight, bias):
 
 
 def _vit_without_last_block(images, vit):
-    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
-    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    x = _embedded(images, vit)
     for p in vit.blocks[:-1]:
         x = _block_with(x, p, vit.num_heads)
     h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
@@ -178,13 +182,11 @@ def _vit_without_last_block(images, vit):
 
 def _embed_normalized_again(images, vit):
     images = (images / 255 - 0.5) / 0.5  # step 01's normalize, on images it has already normalized
-    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
-    return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    return _embedded(images, vit)
 
 
 def _vit_blocks_on_the_embedding(images, vit):
-    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
-    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    x = _embedded(images, vit)
     rows = x
     for p in vit.blocks:
         rows = _block_with(x, p, vit.num_heads)  # every block reads the embedded rows
@@ -202,8 +204,7 @@ def _patches_centred(patches, W_E, b_E):
 
 def _embed_images_transposed(images, vit):
     images = images.transpose(-2, -1)  # (B, 3, W, H): width and height swapped
-    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
-    return torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    return _embedded(images, vit)
 
 
 def _weights_over_the_whole_tensor(q, k):
@@ -234,8 +235,7 @@ def _tanh_logits(h, W_head, b_head):
 
 
 def _vit_norm_weight_as_bias(images, vit):
-    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
-    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    x = _embedded(images, vit)
     for p in vit.blocks:
         x = _block_with(x, p, vit.num_heads)
     h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_weight, 1e-6)[:, 0]
@@ -262,11 +262,68 @@ def _heads_count_as_size(x, W_qkv, b_qkv, W_o, b_o, H):
 
 
 def _vit_norm_after_every_block(images, vit):
-    x = F.conv2d(images, vit.conv_weight, vit.b_E, stride=vit.patch_size).flatten(2).transpose(1, 2)
-    x = torch.cat([vit.cls_token.expand(x.shape[0], 1, -1), x], 1) + vit.pos_table
+    x = _embedded(images, vit)
     for p in vit.blocks:
         x = F.layer_norm(_block_with(x, p, vit.num_heads), (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)
     h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
+def _tokens_normalized(patches, W_E, b_E):
+    tokens = patches @ W_E + b_E
+    return F.layer_norm(tokens, tokens.shape[-1:])  # CLIP's ln_pre, without weight or bias
+
+
+def _cls_plus_patch_mean(x, weight, bias):
+    return F.layer_norm(x[:, 0] + x[:, 1:].mean(1), (x.shape[-1],), weight, bias, 1e-6)
+
+
+def _patch_mean_pooled(x, weight, bias):
+    return F.layer_norm(x, (x.shape[-1],), weight, bias, 1e-6)[:, 1:].mean(1)  # average pooling, no CLS
+
+
+def _vit_cls_taken_twice(images, vit):
+    x = _embedded(images, vit)
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    cls = x[:, 0]  # (B, D), handed to a read_cls that takes row 0 again: (B, 1), one number per image
+    h = F.layer_norm(cls[:, :1], (1,), None, None, 1e-6) * vit.norm_weight + vit.norm_bias
+    return h @ vit.W_head + vit.b_head
+
+
+def _weights_self_masked(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    return scores.masked_fill(torch.eye(scores.shape[-1], dtype=torch.bool), float("-inf")).softmax(-1)
+
+
+def _heads_softmax_twice(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    A = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1).softmax(-1)
+    return (A @ v).transpose(1, 2).reshape(B, N, D) @ W_o + b_o
+
+
+def _heads_projection_of_input(x, W_qkv, b_qkv, W_o, b_o, H):
+    return x @ W_o + b_o  # the heads computed, then W_o applied to the input
+
+
+def _uncentred_numerator(x, weight, bias):
+    centred = x - x.mean(-1, keepdim=True)
+    return x / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * weight + bias
+
+
+def _block_attention_twice(x, p, H):
+    u = x + _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
+                               p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
+    return u + _heads_from_values(F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6),
+                                  p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
+
+
+def _vit_encoder_without_cls(images, vit):
+    x = _embedded(images, vit)[:, 1:]
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]  # P1's row
     return h @ vit.W_head + vit.b_head
 
 
@@ -358,6 +415,25 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:head_size_as_count", "D/H heads of H features"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_norm_after_every_block,
      "edit.move:norm_after_every_block", "after every block"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", _tokens_normalized, "edit.move:tokens_normalized",
+     "normalized to mean 0 and variance 1 after the projection"),
+    ("07_head", "read_cls · two random images", _cls_plus_patch_mean, "edit.move:cls_plus_patch_mean",
+     "the CLS row plus the mean of the patch rows"),
+    ("07_head", "read_cls · two random images", _patch_mean_pooled, "edit.move:patch_mean_pooling", "CLS left out"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_cls_taken_twice,
+     "edit.move:summary_is_norm_bias", "the final LayerNorm's bias"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _weights_self_masked,
+     "edit.move:self_masked", "no token attends to itself"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_softmax_twice,
+     "edit.move:softmax_twice", "a second time"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_projection_of_input,
+     "edit.move:projection_of_input", "W_o applied to the input x"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _uncentred_numerator,
+     "edit.move:uncentred_numerator", "x / σ"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_attention_twice,
+     "edit.move:attention_twice", "where the MLP belongs"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_encoder_without_cls,
+     "edit.move:encoder_without_cls", "CLS left out"),
 ]
 
 
@@ -373,6 +449,27 @@ def test_the_search_names_the_one_edit_that_gives_a_wrong_answer(step, name, wro
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == edit, found
     assert words in found.sentence and f"page {found.page}" in found.sentence
+
+
+def test_the_lecture_s_three_heads_written_into_vit_forward_are_named_on_the_visible_tiny_vit():
+    """The visible tiny ViT's 12 features split into 3 heads give numbers, not a shape error."""
+    from grader.expected.build import VISIBLE_TINY
+
+    case = _case("07_head", "visible", f"vit_forward · {VISIBLE_TINY}")
+    images, vit = _torch_args(case)
+    with torch.inference_mode():
+        got = _vit_with_heads(images, vit, 3).double().numpy()
+    found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.move:encoder_lecture_heads", found
+    assert "split into 3 heads" in found.sentence and "2 heads each" in found.sentence
+
+
+def _vit_with_heads(images, vit, heads):
+    x = _embedded(images, vit)
+    for p in vit.blocks:
+        x = _block_with(x, p, heads)
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
 
 
 def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_named():

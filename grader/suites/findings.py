@@ -129,6 +129,11 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("product_over_sqrt_K", "scale shift"), ("table_rows_repeated", "term"), ("divided_by_max", "term"),
     ("head_size_as_count", "term"), ("norm_after_every_block", "term inputs"), ("only_drops", "part"),
     ("sigmoid_of_target", "activation"), ("norm_weight_bias_swapped", "inputs term"),
+    ("tokens_normalized", "term"), ("patch_mean_pooling", "term inputs"),
+    ("patch_mean_pooling_before_norm", "term inputs"), ("cls_plus_patch_mean", "inputs term"),
+    ("summary_is_norm_bias", "inputs term"), ("self_masked", "part term"), ("softmax_twice", "activation"),
+    ("projection_of_input", "inputs"), ("uncentred_numerator", "term"), ("attention_twice", "term"),
+    ("encoder_without_cls", "inputs term"), ("encoder_lecture_heads", "term"),
 ]}
 
 

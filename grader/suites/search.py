@@ -24,8 +24,8 @@ import numpy as np
 
 from grader import lecture_maths as maths
 from grader import mistakes, numerics
+from grader.checkpoint import HEADS
 from grader.expected.arguments import numpy_arguments
-from grader.lecture_layout import QUADRANTS
 from grader.results import Finding
 
 #: CPU seconds (this process's, so that other load on the machine does not count) one failing test
@@ -343,6 +343,12 @@ def _block_moves() -> Iterator[Candidate]:
     yield Candidate("move:no_residuals", _sentence("without both residual adds: the block returns "
                                                    "MLP(LN2(MSA(LN1(x)))); the residuals keep x and u"), 34,
                     maths.left_out("residual_1") + maths.left_out("residual_2"))
+    yield Candidate("move:attention_twice", _sentence(
+        "with the attention sublayer run a second time where the MLP belongs: u + MSA(LN2(u)); the second "
+        "sublayer is the MLP, u + MLP(LN2(u))"), 35,
+        _transform("mlp", lambda v, t: maths.multi_head_attention(t["ln2"], t["params"].W_qkv, t["params"].b_qkv,
+                                                                t["params"].W_o, t["params"].b_o,
+                                                                t["heads_count"])))
     yield Candidate("move:mlp_first", _sentence("with the MLP sublayer before the attention sublayer; the "
                                                 "attention comes first: u = x + MSA(LN1(x)), then u + MLP(LN2(u))"),
                     34, _transform("out", _mlp_first))
@@ -404,14 +410,14 @@ def _activation_moves() -> Iterator[Candidate]:
             maths.recomputed("activated", _gelu_formula(*constants)))
     yield Candidate("activation:sigmoid_gelu", _sentence("with z·σ(1.702·z), the sigmoid approximation of GELU; "
                                                          "the lecture's GELU is the exact (erf) one"), 35,
-                    maths.recomputed("activated", lambda t: t["hidden"] / (1 + np.exp(-1.702 * t["hidden"]))))
+                    maths.recomputed("activated", lambda t: t["hidden"] * _sigmoid(1.702 * t["hidden"])))
     yield Candidate("activation:tanh_gelu", _sentence("with the tanh approximation of GELU; the lecture's GELU is "
                                                       "the exact (erf) one"), 35,
                     maths.recomputed("activated", lambda t: ops.gelu(t["hidden"], approximate="tanh")))
     yield Candidate("activation:relu", _sentence("with ReLU where the MLP's activation is GELU"), 35,
                     maths.recomputed("activated", lambda t: ops.relu(t["hidden"])))
     yield Candidate("activation:sigmoid", _sentence("with a sigmoid where the MLP's activation is GELU"), 35,
-                    maths.recomputed("activated", lambda t: 1 / (1 + np.exp(-t["hidden"]))))
+                    maths.recomputed("activated", lambda t: _sigmoid(t["hidden"])))
     yield Candidate("activation:normal_cdf", _sentence("with Φ(z) alone, the normal distribution's CDF, where "
                                                        "GELU is z·Φ(z)"), 35,
                     maths.recomputed("activated", lambda t: ops.gelu(t["hidden"]) / t["hidden"]))
@@ -421,7 +427,7 @@ def _activation_moves() -> Iterator[Candidate]:
                          / np.sqrt(2 * np.pi)))
     yield Candidate("activation:silu", _sentence("with SiLU, z·σ(z), where the MLP's activation is GELU, z·Φ(z) "
                                                  "with Φ the normal distribution's CDF"), 35,
-                    maths.recomputed("activated", lambda t: t["hidden"] / (1 + np.exp(-t["hidden"]))))
+                    maths.recomputed("activated", lambda t: t["hidden"] * _sigmoid(t["hidden"])))
 
 
 def _mlp_moves() -> Iterator[Candidate]:
@@ -443,6 +449,10 @@ def _layer_norm_moves() -> Iterator[Candidate]:
     yield Candidate("move:uncentred_variance", _sentence("with the variance taken of the uncentred rows, the mean "
                                                          "of x²; it is the mean of (x − mean)²"), 36,
                     maths.recomputed("var", lambda t: _row_mean(np.square(_uncentred(t)), t)))
+    yield Candidate("move:uncentred_numerator", _sentence(
+        "with the uncentred rows divided by the standard deviation, x / σ: the mean is subtracted from the rows "
+        "themselves too, (x − mean) / σ, not only inside the variance"), 36,
+        maths.recomputed("normalized", lambda t: _uncentred(t) / t["std"]))
     yield Candidate("move:rms_norm", _sentence("without centring: each row divided by its root mean square "
                                                "(RMSNorm); LayerNorm subtracts the row's mean first, then divides "
                                                "by the standard deviation"), 36,
@@ -509,6 +519,13 @@ def _attention_moves() -> Iterator[Candidate]:
         return v + np.triu(np.full((n, n), -np.inf), 1)
     yield Candidate("move:causal_mask", _sentence("with a causal mask on the scores; ViT attends to every pair"), 30,
                     _transform("scores", causal))
+    yield Candidate("move:self_masked", _sentence(
+        "with each token's score with itself masked out (the diagonal set to −∞ before the softmax), so no token "
+        "attends to itself; ViT attends to every pair, each token to itself too"), 30,
+        _transform("scores", lambda v, t: v + np.diag(np.full(v.shape[-1], -np.inf))))
+    yield Candidate("move:softmax_twice", _sentence(
+        "with the softmax applied a second time, to the weights it already gave: the weights are one softmax of "
+        "the scores"), 28, _transform("A", lambda v, t: maths.ops_for(v).softmax(v, axis=-1)))
     yield Candidate("move:no_exp", _sentence("without the softmax's exponential: the shifted scores divided by "
                                              "their row's sum"), 28,
                     maths.recomputed("A", lambda t: _shifted(t["scores"], -1) / _shifted(t["scores"], -1).sum(
@@ -550,7 +567,7 @@ def _logit_moves() -> Iterator[Candidate]:
     yield Candidate("move:log_softmax", _sentence("followed by a log-softmax; return the raw logits"), 52,
                     _transform("logits", lambda v, t: np.log(ops.softmax(v, axis=-1))))
     yield Candidate("move:sigmoid", _sentence("followed by a sigmoid, one probability per class; return the raw "
-                                              "logits"), 52, _transform("logits", lambda v, t: 1 / (1 + np.exp(-v))))
+                                              "logits"), 52, _transform("logits", lambda v, t: _sigmoid(v)))
     yield Candidate("move:unit_h", _sentence("with h scaled to length 1 before the head; the head reads h as the "
                                              "final LayerNorm left it"), 52,
                     maths.recomputed("logits", lambda t: _unit_rows(_summary(t)) @ _head_weights(t) + t["b_head"]))
@@ -588,8 +605,24 @@ def _read_moves() -> Iterator[Candidate]:
         yield Candidate(f"move:{name}_pooling_before_norm", _sentence(
             f"with the final LayerNorm of each feature's {name} over the tokens ({name} pooling) where the lecture "
             "reads the CLS row"), 38,
-            maths.recomputed("h", lambda t, f=pool: maths.layer_norm(f(t["encoded"], axis=1), t["ln_weight"],
-                                                                     t["ln_bias"])))
+            maths.recomputed("h", lambda t, f=pool: _final_norm(t, f(t["encoded"], axis=1))))
+    yield Candidate("move:patch_mean_pooling", _sentence(
+        "with the mean of the normalized patch rows, CLS left out (the average pooling of ViTs trained without a "
+        "CLS token), where this checkpoint reads the CLS row"), 38,
+        maths.recomputed("h", lambda t: t["normed"][:, 1:].mean(axis=1)))
+    yield Candidate("move:patch_mean_pooling_before_norm", _sentence(
+        "with the final LayerNorm of the patch rows' mean, CLS left out (average pooling), where this checkpoint "
+        "reads the CLS row"), 38,
+        maths.recomputed("h", lambda t: _final_norm(t, t["encoded"][:, 1:].mean(axis=1))))
+    yield Candidate("move:cls_plus_patch_mean", _sentence(
+        "with the CLS row plus the mean of the patch rows, then normalized: the summary is the CLS row alone, "
+        "which attention has already filled with what the patches say"), 38,
+        maths.recomputed("h", lambda t: _final_norm(t, t["encoded"][:, 0] + t["encoded"][:, 1:].mean(axis=1))))
+    yield Candidate("move:summary_is_norm_bias", _sentence(
+        "with every image's summary equal to the final LayerNorm's bias: the LayerNorm saw one number per image "
+        "(which it normalizes to 0), as when the CLS rows taken with [:, 0] are handed on and row 0 is taken "
+        "again; normalize every row over its D features, then read row 0"), 38,
+        maths.recomputed("h", lambda t: np.broadcast_to(t["ln_bias"], t["encoded"][:, 0].shape).copy()))
     yield from _norm_parameter_moves()
 
 
@@ -600,6 +633,10 @@ def _projected_otherwise(project: Callable[[Any, Any, Any], Any]) -> Any:
 
 def _project_moves() -> Iterator[Candidate]:
     ops = maths.ops_for(np.zeros(1))
+    yield Candidate("move:tokens_normalized", _sentence(
+        "with each token row normalized to mean 0 and variance 1 after the projection, a LayerNorm this "
+        "checkpoint does not have there (CLIP's ln_pre); the tokens are X·W_E + b_E as they come"), 10,
+        _projected_otherwise(lambda X, W_E, b_E: _plain_layer_norm(X @ W_E + b_E)))
     yield Candidate("move:pixels_scaled_again", _sentence("with the patch rows divided by 255 once more: they are "
                                                           "already normalized to [-1, 1] (page 8); project them "
                                                           "as they are"), 10,
@@ -702,22 +739,20 @@ def _quadrant_moves() -> Iterator[Candidate]:
         "logit, its [:, target]"), 43, maths.recomputed("probabilities", _target_sigmoid))
 
 
-def _quadrant_covers(t: Any) -> Any:
-    """(4, 3, H, W): the image under each quadrant's cover."""
-    image, side = t["call_args"][1], t["quadrant_side"]
-    return np.concatenate([maths.cover(image, q.row * side, q.column * side, side, t["fill"]) for q in QUADRANTS])
-
-
 def _top_class(t: Any) -> Any:
     """(4,): each quadrant's cover's largest class probability."""
-    covers = _quadrant_covers(t)
-    return maths.ops_for(covers).softmax(t["call_args"][0](covers), axis=-1).max(axis=-1)
+    logits = t["cover_logits"]  # (4, classes)
+    return maths.ops_for(logits).softmax(logits, axis=-1).max(axis=-1)
 
 
 def _target_sigmoid(t: Any) -> Any:
     """(4,): the sigmoid of each quadrant's cover's target logit, as if the class stood alone."""
-    model, _, target = t["call_args"][:3]
-    return 1 / (1 + np.exp(-model(_quadrant_covers(t))[:, target]))
+    return _sigmoid(t["cover_logits"][:, t["call_args"][2]])
+
+
+def _sigmoid(v: Any) -> Any:
+    """σ(v) = 1 / (1 + e^(−v)), elementwise."""
+    return 1 / (1 + np.exp(-v))
 
 
 def _cls_moves() -> Iterator[Candidate]:
@@ -791,6 +826,10 @@ def _multi_head_moves() -> Iterator[Candidate]:
     yield Candidate("move:heads_joined_without_transpose", _sentence(
         "with the heads joined without moving the head axis next to d: (B, H, N, d) must become (B, N, H, d) "
         "before the reshape"), 32, _transform("joined", lambda v, t: t["heads"].reshape(v.shape)))
+    yield Candidate("move:projection_of_input", _sentence(
+        "with W_o applied to the input x instead of to the joined heads: the heads' messages, joined side by side, "
+        "are what the output projection mixes"), 32,
+        maths.recomputed("attn", lambda t: t["call_args"][0] @ t["W_o"] + t["b_o"]))
     yield Candidate("move:residual_included", _sentence("with the input x added to the update; the block adds "
                                                         "the residual, attention returns the update alone"), 34,
                     _transform("attn", lambda v, t: v + t["call_args"][0]))
@@ -873,30 +912,40 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
             "with every block's attention split into 12 heads (ViT-Base's count, or the encoder's 12 blocks); "
             f"this model's blocks have {params.num_heads} heads each, params.num_heads"), 32,
             _transform("normed", lambda v, t: _encoder_rerun(t, heads=12)))
+    if params.num_heads != HEADS and trace["encoded"].shape[-1] % HEADS == 0:
+        yield Candidate("move:encoder_lecture_heads", _sentence(
+            f"with every block's attention split into {HEADS} heads, the lecture's ViT-Ti count, written in; this "
+            f"model's blocks have {params.num_heads} heads each: read them from params.num_heads"), 32,
+            _transform("normed", lambda v, t: _encoder_rerun(t, heads=HEADS)))
     yield Candidate("move:norm_after_every_block", _sentence(
         "with the final LayerNorm applied after every block: each block after the first reads normalized rows, and "
         "read_cls normalizes the last block's once more; the loop is x = block(x), the final norm comes once, "
         "after the last block"), 52,
         _transform("normed", lambda v, t: _encoder_rerun(t, norm_each=True)))
+    yield Candidate("move:encoder_without_cls", _sentence(
+        "with the blocks run on the patch rows alone, CLS left out, so that row 0 read at the end is P1's: CLS "
+        "goes through every block with the patches, gathering what they say"), 50,
+        _transform("normed", lambda v, t: _encoder_rerun(t, without_cls=True)))
     yield Candidate("move:block_residual_again", _sentence(
         "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
         "loop is x = block(x)"), 34, _transform("normed", lambda v, t: _encoder_rerun(t, residual=True)))
 
 
 def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
-    """The final LayerNorm of x, with its own parameters or with the last block's LN1 or LN2."""
-    params = t["call_args"][1]
+    """The final LayerNorm of x, with its own weight and bias (as the trace recorded them, in read_cls
+    and in vit_forward alike) or with the last block's LN1 or LN2 (vit_forward)."""
     if which is None:
-        return maths.layer_norm(x, params.norm_weight, params.norm_bias)
-    last = params.blocks[-1]
+        return maths.layer_norm(x, t["ln_weight"], t["ln_bias"])
+    last = t["call_args"][1].blocks[-1]
     return maths.layer_norm(x, getattr(last, f"{which}_weight"), getattr(last, f"{which}_bias"))
 
 
-def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False) -> Any:
+def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
+                   without_cls: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
-    output added to its input, or each block's output normalized by the final LayerNorm."""
+    output added to its input, each block's output normalized by the final LayerNorm, or CLS left out."""
     params = t["call_args"][1]
-    x = t["block_outputs"][0]
+    x = t["block_outputs"][0][:, 1:] if without_cls else t["block_outputs"][0]
     for p in params.blocks:
         out = maths.block(x, p, heads or params.num_heads)
         x = x + out if residual else out
