@@ -277,7 +277,8 @@ def test_signals_and_inherited_file_descriptors(grader, tmp_path):
                    ("01_flatten", "02_project", "03_position", "04_cls"))
     signals = steps["02_project"]
     assert signals.status == "failed"
-    assert [t.status for t in by_function(signals, "conv_to_linear")] == ["passed"] * 2  # init is immune
+    kernels = [t.status for t in by_function(signals, "conv_to_linear")]
+    assert kernels and set(kernels) == {"passed"}, kernels  # init is immune
     killed = {"project: the worker process ended unexpectedly",  # a race: did init report first?
               "project: your code ended the worker with SIGKILL (killed: by itself, or by the system when "
               "memory ran out)"}

@@ -178,8 +178,9 @@ def plain(result, **options) -> str:
 @pytest.mark.slow
 def test_a_print_shows_under_its_test_and_stays_out_of_json(grader, printing_folder):
     result = grader.grade(printing_folder, steps=("02_project",))
-    kernel, project, two_images = result.steps[0].tests
+    kernel, small_kernel, project, two_images = result.steps[0].tests
     assert (kernel.status, kernel.output, kernel.output_bytes) == ("passed", "kernel 192\n", 11)
+    assert (small_kernel.status, small_kernel.output) == ("passed", "kernel 5\n")
     assert project.status == "failed" and project.output == "shapes (1, 196, 768) (768, 192)\n"
     text = plain(result)
     assert "your code printed (32 bytes):\n      shapes (1, 196, 768) (768, 192)" in text
@@ -230,5 +231,5 @@ def test_check_shows_the_print_of_a_failing_function(printing_folder):
     assert "your code printed" in shown and "shapes (1, 196, 768) (768, 192)" in shown
     assert "kernel 192" not in run.output
     run = CliRunner().invoke(app, ["check", "02_project", "--submission", str(printing_folder), "--format", "json"])
-    # conv_to_linear's one visible case (weight 2) passes; project's two (weight 2 each) fail
-    assert "printed" not in run.output and json.loads(run.output)["score"] == pytest.approx(10 * 2 / 6, abs=0.01)
+    # conv_to_linear's two visible cases (weight 2 each) pass; project's two (weight 2 each) fail
+    assert "printed" not in run.output and json.loads(run.output)["score"] == pytest.approx(10 * 4 / 8, abs=0.01)
