@@ -101,7 +101,9 @@ def _early_container(setting: str) -> None:
     """Each setting grades in a command started with the session (tests/together.py's `early`)."""
     @early(f"container: {setting}", *CONTAINER_TESTS)
     def _graded_in_a_container(folder: Path) -> dict:
-        return {"args": [*CONTAINERS[setting], sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)]}
+        # from the kit's folder: `-c` imports from the current folder, and the session's may be a test's own then
+        return {"args": [*CONTAINERS[setting], sys.executable, "-c", CONTAINER_SCRIPT, str(folder), str(HOSTILE)],
+                "cwd": paths.KIT_ROOT}
 
 
 for _setting in CONTAINERS:
