@@ -6,7 +6,7 @@ broken in each: the steps are graded with the reference solutions of the steps b
 broken step can only reach another through the runner, and every unbroken step must keep exactly
 the points the solutions get. Step 08 (run ahead of the others by the default runner) is unbroken
 in two of them, beside a broken step 01 or 05. Graded by the default runner, the portable runner
-(on this Linux simulating macOS) and a class with `--jobs 2`; the last two as commands
+(on this Linux simulating macOS) and a class with `--jobs 2`, each as a `vitgrade grade` command
 started with the session (tests/together.py's `early`).
 """
 from __future__ import annotations
@@ -30,10 +30,12 @@ WAY = {way.id: way for way in WAYS}
 #: (step, way, variant) broken together in one submission; every way once. An odd variant breaks
 #: the step's last function, which no other function of the step calls: each call that ends a
 #: worker costs the portable runner a fresh torch import, and the first function of 05 or 06 is
-#: called by twice as many tests.
+#: called by twice as many tests. The loop is the variant that sleeps (5): its time limit is what
+#: this tests, and a spinning loop would take a core from the session for each runner's 15 s
+#: (test_hostile proves that spinning loops which ignore signals time out).
 SUBMISSIONS = {
     "first": [("01_flatten", "syntax_error", 0), ("03_position", "raise_import", 1),
-              ("05_attention", "segfault_call", 1), ("07_head", "loop_call", 3)],
+              ("05_attention", "segfault_call", 1), ("07_head", "loop_call", 5)],
     "second": [("02_project", "sys_exit_import", 0), ("04_cls", "os_exit_import", 1),
                ("06_block", "memory_call", 5), ("08_occlusion", "garbage_fds_call", 3)],
     "third": [("01_flatten", "close_fds_import", 0), ("03_position", "kill_parent_import", 1),
@@ -71,8 +73,14 @@ def _graded(folder: Path, graded: Path, *options: str, portable: bool = False) -
             "cwd": paths.KIT_ROOT, "env": env}
 
 
+DEFAULT = "isolation: the default runner"
 PORTABLE = "isolation: the portable runner"
 TWO_AT_A_TIME = "isolation: a class two at a time"
+
+
+@early(DEFAULT, "test_the_default_runner_charges_each_broken_step_alone")
+def _default_class(folder: Path) -> dict:
+    return _graded(folder, write_class(folder))
 
 
 @early(PORTABLE, "test_the_portable_runner_charges_each_broken_step_alone")
@@ -85,39 +93,38 @@ def _class_two_at_a_time(folder: Path) -> dict:
     return _graded(folder, write_class(folder), "--jobs", "2")
 
 
-def _results(early_runs, name: str) -> dict[str, Graded]:
-    """Each submission's result in the early run `name`, by its folder's name."""
+def _documents(early_runs, name: str) -> dict[str, dict]:
+    """Each submission's result contract in the early run `name`, by its folder's name."""
     run = early_runs.finished(name)
     report = Path(run.args[run.args.index("--output") + 1])
     assert report.exists(), f"exit status {run.returncode}\n{run.stdout[-2000:]}\n{run.stderr}"
     document = json.loads(report.read_text())
-    return {Path(result["submission"]).name: from_contract(result)
-            for result in (document if isinstance(document, list) else [document])}
+    results = document if isinstance(document, list) else [document]
+    return {Path(result["submission"]).name: result for result in results}
 
 
-@pytest.fixture(scope="module")
-def klass(tmp_path_factory) -> Path:
-    return write_class(tmp_path_factory.mktemp("isolation"))
+def _results(early_runs, name: str) -> dict[str, Graded]:
+    return {name: from_contract(document) for name, document in _documents(early_runs, name).items()}
 
 
-def test_the_default_runner_charges_each_broken_step_alone(grader_with, solutions_result, klass):
-    """Each submission graded alone by the session's grader (step 08 run ahead)."""
-    grader = grader_with(timeout=TIMEOUT)
-    graded = {name: grader.grade(klass / name) for name in SUBMISSIONS}
-    _assert_isolated({name: from_contract(as_dict(result)) for name, result in graded.items()},
+def test_the_default_runner_charges_each_broken_step_alone(solutions_result, early_runs):
+    """Each submission graded in turn by the default runner, step 08 run ahead, as `vitgrade grade
+    CLASS` grades them; compared with the solutions as the session's grader (the same runner) grades them."""
+    graded = _documents(early_runs, DEFAULT)
+    _assert_isolated({name: from_contract(document) for name, document in graded.items()},
                      from_contract(as_dict(solutions_result)))
     # what kind of error each broken file made, as data: the class report's common mistakes group by it
-    findings = {(name, step.id): {test.finding.id for test in step.tests if test.finding}
-                for name, result in graded.items() for step in result.steps}
+    findings = {(name, step["id"]): {test["finding"]["id"] for test in step["tests"] if "finding" in test}
+                for name, document in graded.items() for step in document["steps"]}
     assert findings["first", "01_flatten"] == {"import.syntax_error"}
     assert findings["first", "03_position"] == {"import.raised.ZeroDivisionError"}
     assert findings["second", "02_project"] == {"import.raised.SystemExit"}
     assert findings["second", "04_cls"] == {"import.ended_worker"}
     assert {finding.split(".")[0] for finding in findings["first", "05_attention"]} == {"ended_worker"}
     # vit_forward loops: the own chain, which would loop for another time limit, is reported not run
-    head = next(step for step in graded["first"].steps if step.id == "07_head")
-    (own_chain,) = [test for test in head.tests if test.name.startswith("your own chain")]
-    assert (own_chain.status, own_chain.message[:8]) == ("timeout", "not run:")
+    head = next(step for step in graded["first"]["steps"] if step["id"] == "07_head")
+    (own_chain,) = [test for test in head["tests"] if test["name"].startswith("your own chain")]
+    assert (own_chain["status"], own_chain["message"][:8]) == ("timeout", "not run:")
 
 
 def test_the_portable_runner_charges_each_broken_step_alone(solutions_result, early_runs):
