@@ -75,12 +75,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 @pytest.fixture(scope="session", autouse=True)
 def early_runs(request, tmp_path_factory) -> Iterator[Together]:
-    """The runs test modules registered with together.early, started one after another as the
-    session starts, where one of their tests was selected."""
+    """The runs test modules registered with together.early, where one of their tests was selected:
+    dealt in turn to two chains started with the session, each running its runs one after another.
+    Two, not one: some runs mostly wait (time limits running out, sleeping loops), and while one
+    chain waits the other computes; the session's own tests keep a core busy beside them."""
     selected = {getattr(item, "originalname", item.name) for item in request.session.items}
     runs = {name: made(run.make, tmp_path_factory.mktemp(name.replace(" ", "-").replace(":", "")))
             for name, run in EARLY.items() if selected & set(run.tests)}
-    with Together(runs, tmp_path_factory.mktemp("early-output"), one_after_another=True) as together:
+    with Together(runs, tmp_path_factory.mktemp("early-output"), chains=2, nice=5) as together:
         yield together
 
 

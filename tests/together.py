@@ -3,11 +3,12 @@
 A run of the kit is a judge that mostly waits on its workers, or a single-threaded Python: alone it
 keeps about one of this machine's two cores busy. Tests that need several independent runs start
 them together, so the second core works too; each test still asserts on its own run's output. The
-longest runs start with the session, one after another (`early`), while the session's other tests
-keep the first core busy; the tests that read them run last.
+longest runs start with the session, in two chains of runs one after another (`early`), while the
+session's other tests keep a core busy; the tests that read them run last.
 """
 from __future__ import annotations
 
+import collections
 import contextlib
 import json
 import os
@@ -35,35 +36,41 @@ class Finished:
 
 
 class Together:
-    """Runs started at once (or one after another), each waited for when its test needs it
+    """Runs started at once (or in chains, one after another), each waited for when its test needs it
     (`finished(name)`); `close()` kills what is still running. Use as a context manager, or
     through run_together."""
 
     def __init__(self, runs: dict[str, dict | BaseException], folder: Path, timeout: float = 600.0,
-                 one_after_another: bool = False) -> None:
+                 chains: int | None = None, nice: int = 0) -> None:
         """`runs` maps a name to subprocess.Popen's keyword arguments (`args`, `env`, `cwd`, ...).
         Each run is killed `timeout` seconds after its own start. Output goes to files in `folder`,
         not pipes: a run never stalls on a full pipe while another is waited for. Each run gets
         one OpenMP thread, as the judges of a `--jobs` pool do: with several runs on two cores,
-        more threads would only spin waiting on each other. `one_after_another`: each run starts
-        as the one before it ends, in the order given (runs that would each keep a core busy)."""
+        more threads would only spin waiting on each other. `chains`: that many runs at a time, each
+        chain starting the next run not yet started, in the order given, as its own run ends (runs
+        that would each keep a core busy); by default every run starts at once. `nice`: each run's
+        niceness, added to this process's."""
         folder.mkdir(parents=True, exist_ok=True)
         self._files = contextlib.ExitStack()
         self._runs = {name: _Run(popen, index) for index, (name, popen) in enumerate(runs.items())}
         self._timeout = timeout
+        self._nice = nice
         self._closed = False
         self._starting = threading.Lock()
         for run in self._runs.values():
             run.out = self._files.enter_context(open(folder / f"run{run.index}.out", "w+", encoding="utf-8"))
             run.err = self._files.enter_context(open(folder / f"run{run.index}.err", "w+", encoding="utf-8"))
         self._files.callback(self._kill_all)
-        order = list(self._runs.values())
-        chains = [order] if one_after_another else [[run] for run in order]
-        for chain in chains:
-            threading.Thread(target=self._run_chain, args=(chain,), daemon=True).start()
+        self._waiting = collections.deque(self._runs.values())  # not yet started, in the order given
+        for _ in range(chains or len(self._waiting)):
+            threading.Thread(target=self._run_chain, daemon=True).start()
 
-    def _run_chain(self, chain: list[_Run]) -> None:
-        for run in chain:
+    def _run_chain(self) -> None:
+        while True:
+            with self._starting:
+                if not self._waiting:
+                    return
+                run = self._waiting.popleft()
             try:
                 self._start(run)
                 if run.process is not None:
@@ -80,6 +87,8 @@ class Together:
             raise run.popen
         options = dict(run.popen)
         env = {**options.pop("env", os.environ), "OMP_NUM_THREADS": "1"}
+        if self._nice:
+            options["preexec_fn"] = lambda: os.nice(self._nice)
         with self._starting:
             if not self._closed:
                 run.began = time.monotonic()
@@ -171,7 +180,7 @@ class Early:
 
 
 #: Filled as the test modules are imported (collection), started by tests/conftest.py's `early_runs`
-#: one after another, in this order; the tests that read them run last, in the same order.
+#: in this order, dealt to its chains; the tests that read them run last, in the same order.
 EARLY: dict[str, Early] = {}
 
 
