@@ -293,6 +293,18 @@ def test_a_constant_result_is_named_constant_never_a_scaled_pattern():
     assert ids == ["diagnosis.constant"]
 
 
+def test_quadrant_probabilities_of_one_say_how_a_probability_saturates():
+    """A sigmoid of the ViT's large target logit rounds to 1 under every cover: the sentence says
+    how a probability comes out certain, not that the code ignores its input."""
+    expected = np.array([0.751, 0.402, 0.688, 0.249])
+    found = diagnose(case("quadrant_probabilities", axes=("quadrant",), grid=None), expected, np.ones(4), TOLERANCE)
+    assert [f.id for f in found] == ["diagnosis.certain_class"]
+    assert "softmax over every class's logit" in found[0].sentence and "sigmoid" in found[0].sentence
+    other = diagnose(case("quadrant_probabilities", axes=("quadrant",), grid=None), expected, np.full(4, 0.5),
+                     TOLERANCE)
+    assert [f.id for f in other] == ["diagnosis.constant"]
+
+
 # ------------------------------------------------------------------ what the arguments say
 
 POSITION_TOKENS = rng.normal(size=(2, 4, 6))

@@ -367,8 +367,14 @@ def _constant(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
                       "probability of the target: the covered images' probabilities you read are all near zero, "
                       "as those of a class the model gives almost nothing, or of images covered all over. Read the "
                       "target's from both, and let each cover keep the image but its own square (page 44).")
-    return _found("constant", f"Every value of your result is {_fmt(value)}: one number, whatever the input, "
-                  "where the expected values vary.")
+    if case.function == "quadrant_probabilities" and close(g, np.ones_like(g)):
+        return _found("certain_class", "Every value of your result is 1: the target certain under every cover, "
+                      "where the expected probabilities vary. A class's probability is the softmax over every "
+                      "class's logit, read at the target (page 43); a softmax over the target's logit alone, or a "
+                      "sigmoid of a large logit, gives 1.")
+    # one number on this case's inputs: whether on every input, one case cannot tell
+    return _found("constant", f"Every value of your result is {_fmt(value)}: one number, where the expected "
+                  "values vary.")
 
 
 def _original_probability(case: Any) -> float | None:

@@ -57,6 +57,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("float16", "a computation in float16", "approximate type", None),
     ("approximate", "approximately right everywhere", "approximate", None),
     ("unlikely_class", "the probabilities of a class the model gives almost nothing", "term inputs", 42),
+    ("certain_class", "a probability of 1 under every cover", "activation constant", 43),
     ("covered_other_class", "covered probabilities near zero: another class, or everything covered",
      "term constant part", 44),
     ("cover_nothing", "nothing was covered", "fill part", 42),
