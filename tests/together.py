@@ -87,7 +87,7 @@ class Together:
             raise run.popen
         options = dict(run.popen)
         env = {**options.pop("env", os.environ), "OMP_NUM_THREADS": "1"}
-        if self._nice:
+        if self._nice and os.name == "posix":  # Windows has no niceness to add (and no preexec_fn)
             options["preexec_fn"] = lambda: os.nice(self._nice)
         with self._starting:
             if not self._closed:
