@@ -233,3 +233,21 @@ def test_check_shows_the_print_of_a_failing_function(printing_folder):
     run = CliRunner().invoke(app, ["check", "02_project", "--submission", str(printing_folder), "--format", "json"])
     # conv_to_linear's two visible cases (weight 2 each) pass; project's two (weight 2 each) fail
     assert "printed" not in run.output and json.loads(run.output)["score"] == pytest.approx(10 * 4 / 8, abs=0.01)
+
+
+@pytest.mark.slow
+def test_a_caller_of_a_failing_function_of_its_step_is_sent_there_and_names_no_mistake_of_its_own(grader, tmp_path):
+    """cover returning its input unchanged: quadrant_probabilities and occlusion_map, which call it, get
+    numbers an edit of their own would also give (a class read one off, a quadrant of side 0). Named,
+    that edit would send the student to a mistake these functions lack; the test sends them to cover."""
+    source = step_file(SOLUTIONS, "08_occlusion").read_text()
+    assert source.count("    return covered\n") == 1
+    folder = write_submission(tmp_path, {"08_occlusion": source.replace("    return covered\n", "    return images\n")})
+    (step,) = grader.grade(folder, steps=("08_occlusion",)).steps
+    failed = {t.name.split(" · ")[0]: t for t in step.tests if t.status == "failed"}
+    assert failed["cover"].finding.id == "diagnosis.cover_nothing", failed["cover"].message
+    for caller in ("quadrant_probabilities", "occlusion_map"):
+        test = failed[caller]
+        assert "uses your cover, which fails too: fix that function first" in test.message, test.message
+        assert test.finding.id == f"wrong_values.{caller}", test.message
+        assert "Your numbers are" not in test.message and "Every value" not in test.message, test.message

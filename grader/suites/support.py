@@ -40,8 +40,12 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
         raise _error_feedback(case, returned.error, step_statuses)
     _check_own_work(case, returned)
     _check_inputs_untouched(case, returned)
+    # Numbers made by a failing function of this step that the call used say that function's mistake,
+    # not this one's: an edit or a structure read off them would name a mistake this function lacks.
+    explain = not _own_failing(case, returned, step_statuses)
     try:
-        _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name)
+        _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name,
+                     explain=explain)
     except Feedback as feedback:
         raise _blocked(case, returned, step_statuses, feedback) or feedback from None
 
@@ -88,12 +92,24 @@ OTHER_EXCEPTIONS = {
 }
 
 
+def _failing_used(case: Case, returned: Returned, step_statuses: dict[str, str]) -> list[str]:
+    """The functions and earlier steps the call used that fail (each has a status here only where the
+    student's own code ran: no reference was bound for it)."""
+    return [s for s in returned.used if s != case.function and step_statuses.get(s, "passed") != "passed"]
+
+
+def _own_failing(case: Case, returned: Returned, step_statuses: dict[str, str]) -> list[str]:
+    """The functions of this step the call used that fail."""
+    functions = get_step(case.step).functions
+    return [f for f in _failing_used(case, returned, step_statuses) if f in functions]
+
+
 def _blocked(case: Case, returned: Returned, step_statuses: dict[str, str], feedback: Feedback) -> Feedback | None:
     """Blocked by S only when the call ran the student's own earlier step S (no references were
     bound: then S has a status here) and S fails, while every function of this step it used passes.
     Returns None when the failure is the step's own."""
-    failing = [s for s in returned.used if s != case.function and step_statuses.get(s, "passed") != "passed"]
-    own = [f for f in failing if f in get_step(case.step).functions]
+    failing = _failing_used(case, returned, step_statuses)
+    own = _own_failing(case, returned, step_statuses)
     earlier = [s for s in failing if s not in own]
     if own:
         feedback.message += (f"\n{case.function} uses your {', '.join(own)}, which fails too: "
@@ -142,7 +158,9 @@ def _check_inputs_untouched(case: Case, returned: Returned) -> None:
 
 
 def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | None, type_name: str,
-                 label: str = "") -> None:
+                 label: str = "", explain: bool = True) -> None:
+    """Raise Feedback unless `value` is `expected`; with `explain`, the message says the mistake or the
+    structure of the error where they can be told."""
     what = f"{case.function}{label}"
     if isinstance(expected, tuple):
         names = OUTPUT_NAMES.get(case.function, tuple(f"[{i}]" for i in range(len(expected))))
@@ -152,10 +170,10 @@ def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | 
         parts = dict(zip(names, expected))
         for i, (e, v) in enumerate(zip(expected, value)):
             _check_array(case, e, v, "tensor" if isinstance(v, np.ndarray) else type(v).__name__,
-                         None, f" output {names[i]}", mistake_part=i, parts=parts)
+                         None, f" output {names[i]}", mistake_part=i, parts=parts, explain=explain)
         return
     if isinstance(expected, np.ndarray):
-        _check_array(case, expected, value, kind, dtype, label)
+        _check_array(case, expected, value, kind, dtype, label, explain=explain)
         return
     if isinstance(value, bool) or not isinstance(value, int):
         raise _failure(f"{what} must return a Python int; it returned {value!r} ({type_name})",
@@ -169,7 +187,8 @@ def _check_value(case: Case, expected: Any, value: Any, kind: str, dtype: str | 
 
 
 def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype: str | None, label: str,
-                 mistake_part: int | None = None, parts: dict[str, np.ndarray] | None = None) -> None:
+                 mistake_part: int | None = None, parts: dict[str, np.ndarray] | None = None,
+                 explain: bool = True) -> None:
     what = f"{case.function}{label}"
     if kind == "ndarray":
         raise _failure(f"{what} returned a numpy array; return a torch.Tensor", "type", "the wrong type returned")
@@ -181,12 +200,12 @@ def _check_array(case: Case, expected: np.ndarray, value: Any, kind: str, dtype:
                        "dtype", "the wrong dtype returned")
     tolerance = case_tolerance(case.extra)
     if value.shape != expected.shape:
-        text, finding = _explanation(case, expected, value, tolerance, mistake_part, parts)
+        text, finding = _explanation(case, expected, value, tolerance, mistake_part, parts) if explain else ("", None)
         raise Feedback(f"{what} returned shape {shape_text(value.shape)}, expected {shape_text(expected.shape)}."
                        + text, finding=finding or Finding(f"shape.{case.function}", f"{case.function}: a wrong shape"))
     problem = compare(value, expected, case.axes, case.extra.get("grid"), tolerance)  # type: ignore[arg-type]
     if problem:
-        text, finding = _explanation(case, expected, value, tolerance, mistake_part, parts)
+        text, finding = _explanation(case, expected, value, tolerance, mistake_part, parts) if explain else ("", None)
         raise Feedback(f"{what}: wrong values.\n{problem}" + text, maps=_maps(case, expected, value),
                        finding=finding or Finding(f"wrong_values.{case.function}", f"{case.function}: wrong values"))
 
