@@ -327,6 +327,50 @@ def _vit_encoder_without_cls(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _position_activated(tokens, pos_table):
+    return F.gelu(tokens + pos_table)  # the embedding ended with the MLP's nonlinearity
+
+
+def _heads_input_normalized_again(x, W_qkv, b_qkv, W_o, b_o, H):
+    return _heads_from_values(F.layer_norm(x, x.shape[-1:]), W_qkv, b_qkv, W_o, b_o, H)
+
+
+def _heads_summed_over_receivers(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    A = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1)
+    heads = torch.einsum("bhij,bhjd->bhjd", A, v)  # "bhjd" written for "bhid": a sum over the queries
+    return heads.transpose(1, 2).reshape(B, N, D) @ W_o + b_o
+
+
+def _mlp_tied(x, W_1, b_1, W_2, b_2):
+    return F.gelu(x @ W_1 + b_1) @ W_1.T + b_2  # W_2 = W_1ᵀ
+
+
+def _gain_plus_one(x, weight, bias):
+    return F.layer_norm(x, x.shape[-1:], None, None, 1e-6) * (1 + weight) + bias
+
+
+def _block_residuals_averaged(x, p, H):
+    u = (x + _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
+                                p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)) / 2
+    z = F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6) @ p.W_1 + p.b_1
+    return (u + F.gelu(z) @ p.W_2 + p.b_2) / 2
+
+
+def _scores_by_distance(h, W_head, b_head):
+    return b_head - torch.cdist(h, W_head.T)
+
+
+def _vit_final_norm_first(images, vit):
+    x = _embedded(images, vit)
+    x = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)  # an ln_pre, with the final norm
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -434,6 +478,21 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:attention_twice", "where the MLP belongs"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_encoder_without_cls,
      "edit.move:encoder_without_cls", "CLS left out"),
+    ("03_position", "add_position · random 7 tokens x 5 features", _position_activated,
+     "edit.activation:gelu_after_position", "GELU applied to the sum"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_input_normalized_again,
+     "edit.move:input_normalized_again", "normalized once more"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_summed_over_receivers,
+     "edit.move:sum_over_receivers", "over the receivers"),
+    ("06_block", "mlp · second photo, block 4", _mlp_tied, "edit.move:tied_contraction", "W_2 = W_1ᵀ"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _gain_plus_one, "edit.move:gain_plus_one",
+     "1 + weight"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_residuals_averaged,
+     "edit.move:residual_averaged", "averaged with the rows"),
+    ("07_head", "classify · two random images", _scores_by_distance, "edit.move:negative_distance",
+     "minus the distance"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_final_norm_first,
+     "edit.move:final_norm_first", "before the blocks too"),
 ]
 
 

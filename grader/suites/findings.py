@@ -135,6 +135,9 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("summary_is_norm_bias", "inputs term"), ("self_masked", "part term"), ("softmax_twice", "activation"),
     ("projection_of_input", "inputs"), ("uncentred_numerator", "term"), ("attention_twice", "term"),
     ("encoder_without_cls", "inputs term"), ("encoder_lecture_heads", "term"),
+    ("gain_plus_one", "term"), ("negative_distance", "term"), ("tied_contraction", "inputs term"),
+    ("input_normalized_again", "inputs"), ("sum_over_receivers", "axis"), ("residual_averaged", "term"),
+    ("final_norm_first", "inputs term"),
 ]}
 
 

@@ -349,6 +349,10 @@ def _block_moves() -> Iterator[Candidate]:
         _transform("mlp", lambda v, t: maths.multi_head_attention(t["ln2"], t["params"].W_qkv, t["params"].b_qkv,
                                                                 t["params"].W_o, t["params"].b_o,
                                                                 t["heads_count"])))
+    yield Candidate("move:residual_averaged", _sentence(
+        "with each update averaged with the rows, (x + MSA(LN1(x)))/2 and (u + MLP(LN2(u)))/2: the residual adds "
+        "the update, u = x + MSA(LN1(x))"), 34,
+        maths.Edit((maths.Change("u", lambda v, t: v / 2), maths.Change("out", lambda v, t: v / 2))))
     yield Candidate("move:mlp_first", _sentence("with the MLP sublayer before the attention sublayer; the "
                                                 "attention comes first: u = x + MSA(LN1(x)), then u + MLP(LN2(u))"),
                     34, _transform("out", _mlp_first))
@@ -436,6 +440,10 @@ def _mlp_moves() -> Iterator[Candidate]:
     yield Candidate("activation:gelu_after_output", _sentence("with GELU applied after W_2 as well; the MLP's "
                                                               "output is activated @ W_2 + b_2, no GELU after it"),
                     35, _transform("mlp", lambda v, t: ops.gelu(v)))
+    yield Candidate("move:tied_contraction", _sentence(
+        "with W_1 transposed where W_2 belongs (the two layers tied, W_2 = W_1ᵀ, as in tied embeddings); the MLP's "
+        "contraction has weights of its own: activated @ W_2 + b_2"), 35,
+        maths.recomputed("mlp", lambda t: t["activated"] @ t["call_args"][1].T + t["b_2"]))
 
 
 def _layer_norm_moves() -> Iterator[Candidate]:
@@ -505,6 +513,10 @@ def _norm_parameter_moves() -> Iterator[Candidate]:
                                                      "scaled by the weight, then shifted by the weight instead of "
                                                      "the bias"), 36,
                     maths.recomputed("ln_out", lambda t: t["normalized"] * t["ln_weight"] + t["ln_weight"]))
+    yield Candidate("move:gain_plus_one", _sentence(
+        "with the rows scaled by 1 + weight, as norms whose stored gain is an offset from 1 (initialized at 0) "
+        "scale them; this checkpoint stores the gain itself: normalized · weight + bias"), 36,
+        maths.recomputed("ln_out", lambda t: t["normalized"] * (1 + t["ln_weight"]) + t["ln_bias"]))
 
 
 def _position_moves() -> Iterator[Candidate]:
@@ -575,6 +587,15 @@ def _logit_moves() -> Iterator[Candidate]:
                                              "original ViT's fine-tuning code; this checkpoint has none, its head "
                                              "reads h as the final LayerNorm left it"), 52,
                     maths.recomputed("logits", lambda t: np.tanh(_summary(t)) @ _head_weights(t) + t["b_head"]))
+    yield Candidate("move:negative_distance", _sentence(
+        "with each class scored by minus the distance between h and its weight vector, plus the bias, as a "
+        "nearest-prototype classifier scores; the head's score is the dot product, h · w_c + b_c"), 52,
+        maths.recomputed("logits", lambda t: t["b_head"] - _distances(_summary(t), _head_weights(t))))
+
+
+def _distances(h: Any, W: Any) -> Any:
+    """(B, C): the Euclidean distance between each summary h (B, D) and each class's column of W (D, C)."""
+    return np.sqrt(np.square(h[:, :, None] - W[None]).sum(axis=1))
 
 
 def _summary(t: Any) -> Any:
@@ -826,6 +847,15 @@ def _multi_head_moves() -> Iterator[Candidate]:
     yield Candidate("move:heads_joined_without_transpose", _sentence(
         "with the heads joined without moving the head axis next to d: (B, H, N, d) must become (B, N, H, d) "
         "before the reshape"), 32, _transform("joined", lambda v, t: t["heads"].reshape(v.shape)))
+    yield Candidate("move:input_normalized_again", _sentence(
+        "with its input normalized once more (a LayerNorm without weight or bias) before q, k and v: the block "
+        "hands attention the normalized rows LN1(x) already"), 34,
+        maths.recomputed("attn", lambda t: maths.multi_head_attention(_plain_layer_norm(t["call_args"][0]),
+                                                                      *t["call_args"][1:6])))
+    yield Candidate("move:sum_over_receivers", _sentence(
+        "with each token's own value scaled by its weights' sum over the queries, (Σ_i a_ij)·v_j: the weighted sum "
+        "ran over the receivers i; query i's output mixes the values, Σ_j a_ij·v_j"), 30,
+        _transform("heads", lambda v, t: t["A"].sum(axis=-2)[..., None] * t["v"]))
     yield Candidate("move:projection_of_input", _sentence(
         "with W_o applied to the input x instead of to the joined heads: the heads' messages, joined side by side, "
         "are what the output projection mixes"), 32,
@@ -845,6 +875,10 @@ def _multi_head_moves() -> Iterator[Candidate]:
 
 def _add_position_moves() -> Iterator[Candidate]:
     yield from _position_moves()
+    yield Candidate("activation:gelu_after_position", _sentence(
+        "with GELU applied to the sum c_i + p_i: the embedding adds WHAT and WHERE and nothing more; GELU belongs "
+        "to the MLP"), 16,
+        maths.recomputed("with_position", lambda t: maths.ops_for(t["tokens"]).gelu(t["tokens"] + t["pos_table"])))
     yield Candidate("move:normalized_sum", _sentence("with the sum c_i + p_i normalized (a LayerNorm, as some text "
                                                      "models' embeddings do); ViT adds the table and normalizes "
                                                      "only inside the blocks"), 16,
@@ -922,6 +956,10 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
         "read_cls normalizes the last block's once more; the loop is x = block(x), the final norm comes once, "
         "after the last block"), 52,
         _transform("normed", lambda v, t: _encoder_rerun(t, norm_each=True)))
+    yield Candidate("move:final_norm_first", _sentence(
+        "with the final LayerNorm applied to the embedded rows before the blocks too (an ln_pre, as CLIP's image "
+        "encoder has); this ViT's final norm comes once, after the last block"), 52,
+        _transform("normed", lambda v, t: _encoder_rerun(t, norm_first=True)))
     yield Candidate("move:encoder_without_cls", _sentence(
         "with the blocks run on the patch rows alone, CLS left out, so that row 0 read at the end is P1's: CLS "
         "goes through every block with the patches, gathering what they say"), 50,
@@ -941,11 +979,13 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
 
 
 def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
-                   without_cls: bool = False) -> Any:
+                   without_cls: bool = False, norm_first: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
-    output added to its input, each block's output normalized by the final LayerNorm, or CLS left out."""
+    output added to its input, each block's output (or the embedded rows) normalized by the final
+    LayerNorm, or CLS left out."""
     params = t["call_args"][1]
     x = t["block_outputs"][0][:, 1:] if without_cls else t["block_outputs"][0]
+    x = _final_norm(t, x) if norm_first else x
     for p in params.blocks:
         out = maths.block(x, p, heads or params.num_heads)
         x = x + out if residual else out
