@@ -285,6 +285,16 @@ def test_a_rounding_that_takes_a_few_rows_past_the_tolerance_is_approximate_not_
     assert "float16" in text and "Only" not in text
 
 
+def test_a_few_values_off_by_per_cents_beside_exact_ones_are_some_rows_not_approximate():
+    """The top class's probability read in place of the target's: where the target is the top class
+    the value is exact, in one quadrant it is another class's, 3 % away. Not "the structure is right"."""
+    expected = np.array([0.751, 0.402, 0.688, 0.249])
+    got = expected.copy()
+    got[1] = 0.414
+    found = diagnose(case("quadrant_probabilities", axes=("quadrant",), grid=None), expected, got, TOLERANCE)
+    assert [f.id for f in found] == ["diagnosis.some_rows"], [f.sentence for f in found]
+
+
 def test_a_constant_result_is_named_constant_never_a_scaled_pattern():
     got = np.full(TOKENS.shape, 0.25)
     text = said(case(), TOKENS, got)
@@ -344,6 +354,14 @@ def test_the_given_table_rounded_is_approximate_never_a_table_of_ones_own():
     rounded = table.astype(np.float16).astype(np.float64)
     found = diagnose(c, tokens + table, tokens + rounded, TOLERANCE)
     assert [f.id for f in found] == ["diagnosis.approximate"], [f.sentence for f in found]
+
+
+def test_the_tokens_added_to_themselves_are_said_so():
+    """torch.add(tokens, tokens): 2·c_i, on one image and on two, the table never used."""
+    for tokens in (POSITION_TOKENS[:1], POSITION_TOKENS):
+        c = case("add_position", axes=("image", "patch", "feature"), tokens=tokens, pos_table=POSITION_TABLE)
+        found = diagnose(c, tokens + POSITION_TABLE, 2 * tokens, TOLERANCE, search_edits=False)
+        assert [f.id for f in found] == ["diagnosis.position_tokens_added"], [f.sentence for f in found]
 
 
 def test_the_whole_sum_scaled_is_a_scale_never_a_table_of_ones_own():

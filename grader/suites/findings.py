@@ -66,6 +66,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("cover_fill", "the cover filled with the wrong value", "fill", 42),
     ("cover_channel_means", "the cover filled with the channel means", "fill", 42),
     ("position_multiplied", "content and position multiplied", "term", 16),
+    ("position_tokens_added", "the tokens added to themselves, the position table unused", "term inputs", 16),
     ("position_scaled", "the position table added times a factor", "term scale", 16),
     ("position_mean", "the table's mean row added to every token", "term shift", 17),
     ("position_feature_mean", "each position row's mean added instead of the row", "term", 16),
