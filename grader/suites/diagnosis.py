@@ -815,8 +815,8 @@ def _approximate_everywhere(g: np.ndarray, e: np.ndarray) -> bool:
     ones are a few wrong values (the top class's probability read where the target is not it)."""
     if not _within_a_few_per_cent(g, e):
         return False
-    relative = _relative_errors(g, e)
-    return float(np.mean(relative >= ERRING * relative.max())) >= 0.5
+    errors = _relative_errors(g, e)
+    return float(np.mean(errors >= ERRING * errors.max())) >= 0.5
 
 
 def _approximate(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
