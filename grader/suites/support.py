@@ -100,8 +100,12 @@ def _failing_used(case: Case, returned: Returned, step_statuses: dict[str, str])
 
 def _own_failing(case: Case, returned: Returned, step_statuses: dict[str, str]) -> list[str]:
     """The functions of this step the call used that fail."""
+    return _of_this_step(case, _failing_used(case, returned, step_statuses))
+
+
+def _of_this_step(case: Case, names: list[str]) -> list[str]:
     functions = get_step(case.step).functions
-    return [f for f in _failing_used(case, returned, step_statuses) if f in functions]
+    return [name for name in names if name in functions]
 
 
 def _blocked(case: Case, returned: Returned, step_statuses: dict[str, str], feedback: Feedback) -> Feedback | None:
@@ -109,7 +113,7 @@ def _blocked(case: Case, returned: Returned, step_statuses: dict[str, str], feed
     bound: then S has a status here) and S fails, while every function of this step it used passes.
     Returns None when the failure is the step's own."""
     failing = _failing_used(case, returned, step_statuses)
-    own = _own_failing(case, returned, step_statuses)
+    own = _of_this_step(case, failing)
     earlier = [s for s in failing if s not in own]
     if own:
         feedback.message += (f"\n{case.function} uses your {', '.join(own)}, which fails too: "
