@@ -27,19 +27,20 @@ pytestmark = pytest.mark.slow
 
 TIMEOUT = 15.0  # seconds per step: the loop's and the memory bomb's; every correct step needs far less
 WAY = {way.id: way for way in WAYS}
-#: (step, way, variant) broken together in one submission; every way once. An odd variant breaks
-#: the step's last function, which no other function of the step calls: each call that ends a
-#: worker costs the portable runner a fresh torch import, and the first function of 05 or 06 is
-#: called by twice as many tests. The loop is the variant that sleeps (5): its time limit is what
-#: this tests, and a spinning loop would take a core from the session for each runner's 15 s
-#: (test_hostile proves that spinning loops which ignore signals time out).
+#: (step, way, variant) broken together in one submission; every way once. A way that ends its
+#: worker at each call (a segfault, an exit, garbage on the descriptors) costs the portable runner a
+#: fresh torch import per call, so it breaks a function with few cases that no other function of its
+#: step calls: variant 0 breaks the step's first function (01's normalize and 02's conv_to_linear
+#: have three cases each), an odd variant its last. The loop is the variant that sleeps (5): its time
+#: limit is what this tests, and a spinning loop would take a core from the session for each runner's
+#: 15 s (test_hostile proves that spinning loops which ignore signals time out).
 SUBMISSIONS = {
-    "first": [("01_flatten", "syntax_error", 0), ("03_position", "raise_import", 1),
-              ("05_attention", "segfault_call", 1), ("07_head", "loop_call", 5)],
-    "second": [("02_project", "sys_exit_import", 0), ("04_cls", "os_exit_import", 1),
+    "first": [("01_flatten", "segfault_call", 0), ("03_position", "raise_import", 1),
+              ("05_attention", "syntax_error", 0), ("07_head", "loop_call", 5)],
+    "second": [("02_project", "os_exit_call", 0), ("04_cls", "os_exit_import", 1),
                ("06_block", "memory_call", 5), ("08_occlusion", "garbage_fds_call", 3)],
     "third": [("01_flatten", "close_fds_import", 0), ("03_position", "kill_parent_import", 1),
-              ("05_attention", "os_exit_call", 3), ("07_head", "stdout_stderr_call", 3)],
+              ("05_attention", "sys_exit_import", 0), ("07_head", "stdout_stderr_call", 3)],
 }
 
 
@@ -116,11 +117,12 @@ def test_the_default_runner_charges_each_broken_step_alone(solutions_result, ear
     # what kind of error each broken file made, as data: the class report's common mistakes group by it
     findings = {(name, step["id"]): {test["finding"]["id"] for test in step["tests"] if "finding" in test}
                 for name, document in graded.items() for step in document["steps"]}
-    assert findings["first", "01_flatten"] == {"import.syntax_error"}
+    assert findings["first", "05_attention"] == {"import.syntax_error"}
     assert findings["first", "03_position"] == {"import.raised.ZeroDivisionError"}
-    assert findings["second", "02_project"] == {"import.raised.SystemExit"}
+    assert findings["third", "05_attention"] == {"import.raised.SystemExit"}
     assert findings["second", "04_cls"] == {"import.ended_worker"}
-    assert {finding.split(".")[0] for finding in findings["first", "05_attention"]} == {"ended_worker"}
+    assert findings["first", "01_flatten"] == {"ended_worker.normalize"}  # a segfault in each call
+    assert findings["second", "02_project"] == {"ended_worker.conv_to_linear"}  # os._exit in each call
     # vit_forward loops: the own chain, which would loop for another time limit, is reported not run
     head = next(step for step in graded["first"]["steps"] if step["id"] == "07_head")
     (own_chain,) = [test for test in head["tests"] if test["name"].startswith("your own chain")]
