@@ -353,3 +353,17 @@ def test_importing_the_package_stays_light():
     result = subprocess.run([sys.executable, "-c", code], cwd=KIT_ROOT, capture_output=True,
                             text=True, check=True)
     assert result.stdout.split() == ["False", "False", "False"]
+
+
+def test_the_patch_projection_is_the_kernel_rearranged_exactly(standin):
+    """W_E, probed from the convolution, holds the kernel's very floats in the lecture's layout, for
+    the workers' torch and the judge's numpy alike."""
+    from grader.checkpoint.timm_names import patch_projection
+    from grader.lecture_maths import conv_to_linear
+
+    kernel = standin.state_dict["patch_embed.proj.weight"]  # (192, 3, 16, 16)
+    expected = conv_to_linear(kernel)  # (768, 192)
+    assert torch.equal(standin.params().W_E, expected)
+    assert np.array_equal(patch_projection(kernel.numpy()), expected.numpy())
+    odd = torch.randn(5, 3, 4, 4, generator=torch.Generator().manual_seed(1)) * 1e30  # any scale, no rounding
+    assert torch.equal(patch_projection(odd), conv_to_linear(odd))

@@ -9,8 +9,11 @@ arrays (the judge's search and diagnosis, which never import torch).
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
+
+import numpy as np
 
 from grader.checkpoint import HEADS
 from grader.params import BlockParams, ViTParams
@@ -35,6 +38,24 @@ VIT_NAMES: dict[str, tuple[str, bool]] = {
 PATCH_KERNEL, POSITIONS, BLOCKS = "patch_embed.proj.weight", "pos_embed", "blocks"
 
 
+def patch_projection(kernel: Any) -> Any:
+    """(D, C, P, P) kernels -> (C*P*P, D): the projection W_E that the stride-P convolution applies
+    to each patch (page 10), read off by probing it: row j is the kernels' response to the one-pixel
+    patch whose j-th value, in the patch's channel-major order, is 1. The kit computes no step's
+    answer in the code a release ships (rearranging the kernel is step 2's exercise); the probe is
+    exact in float32, since each response sums one weight times 1 and zeros."""
+    D, *patch = kernel.shape
+    size = math.prod(patch)  # C*P*P
+    axes = [1, 2, 3]
+    if isinstance(kernel, np.ndarray):  # the judge's numpy, which never imports torch
+        ones = np.eye(size, dtype=kernel.dtype).reshape(size, *patch)
+        return np.tensordot(ones, kernel, axes=(axes, axes))  # (C*P*P, D)
+    import torch
+
+    ones = torch.eye(size, dtype=kernel.dtype).reshape(size, *patch)
+    return torch.tensordot(ones, kernel, dims=(axes, axes))  # (C*P*P, D)
+
+
 def _float32(tensor: Any) -> Any:
     return tensor.float().contiguous()
 
@@ -57,7 +78,7 @@ def lecture_params(state: Mapping[str, Any], array: Callable[[Any], Any] = _floa
     depth = 1 + max(int(name.split(".")[1]) for name in state if name.startswith(BLOCKS + "."))
     blocks = tuple(BlockParams(**{field: read(f"{BLOCKS}.{i}.{name}", transposed)
                                   for field, (name, transposed) in BLOCK_NAMES.items()}) for i in range(depth))
-    return ViTParams(conv_weight=kernel, W_E=array(kernel.reshape(kernel.shape[0], -1).T),  # channel-major rows
+    return ViTParams(conv_weight=kernel, W_E=array(patch_projection(kernel)),
                      pos_table=array(state[POSITIONS].reshape(-1, D)),  # (1+N, D)
                      blocks=blocks, patch_size=kernel.shape[-1], num_heads=num_heads,
                      **{field: read(name, transposed) for field, (name, transposed) in VIT_NAMES.items()})
