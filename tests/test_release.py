@@ -158,10 +158,27 @@ NOTATION = {"X(X).softmax(dim=-1)[:, X]"}
 
 
 class _Abstracted(ast.NodeTransformer):
-    """Every name becomes X, and -1 a constant (not an operator); attributes and constants stay."""
+    """Every name becomes X, and -1 a constant (not an operator); attributes and constants stay. A
+    size read (`x.shape[0]`, `x.size(0)`) is a name too, and `.contiguous()` goes: it changes a
+    tensor's layout in memory, never its values, so `w.reshape(w.shape[0], -1).T` is the answer
+    `conv_weight.reshape(D, -1).T.contiguous()` all the same."""
 
     def visit_Name(self, node: ast.Name) -> ast.AST:
         return ast.copy_location(ast.Name("X", ast.Load()), node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> ast.AST:
+        if isinstance(node.value, ast.Attribute) and node.value.attr == "shape":
+            return ast.copy_location(ast.Name("X", ast.Load()), node)
+        return self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> ast.AST:
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Attribute) and not node.args and not node.keywords:
+            if node.func.attr == "contiguous":
+                return node.func.value
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "size" and len(node.args) == 1:
+            return ast.copy_location(ast.Name("X", ast.Load()), node)
+        return node
 
     def visit_UnaryOp(self, node: ast.UnaryOp) -> ast.AST:
         self.generic_visit(node)
@@ -200,10 +217,14 @@ def answers_in(path: Path, answers: dict[str, str]) -> list[str]:
     return found
 
 
-def test_the_answer_finder_finds_answers_where_they_are():
-    """The kit's own lecture maths and solutions hold the answers: the search below can see them."""
+def test_the_answer_finder_finds_answers_where_they_are(tmp_path: Path):
+    """The kit's own lecture maths and solutions hold the answers: the search below can see them,
+    however the sizes are read and whether or not the layout is made contiguous."""
     answers = solution_answers()
-    assert "X.reshape(X, X, 3, X, X // X)" in answers and "X.reshape(X, -1).T.contiguous()" in answers
+    spelled = tmp_path / "spelled.py"
+    spelled.write_text("a = w.reshape(w.shape[0], -1).T\nb = f(w.reshape(w.size(0), -1).T.contiguous())\n")
+    assert [found.split(":")[0] for found in answers_in(spelled, answers)] == ["1", "2"]
+    assert "X.reshape(X, X, 3, X, X // X)" in answers and "X.reshape(X, -1).T" in answers
     assert len(answers) >= 20
     assert any("X.reshape(X, X, X // X, X, X // X, X)" in found
                for found in answers_in(paths.KIT_ROOT / "grader" / "lecture_maths.py", answers))
