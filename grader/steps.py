@@ -42,6 +42,9 @@ NORMALIZATION = OperatorFamily(re.compile(r"^_?(native_)?(layer|group|batch|inst
 
 #: Seconds each step may run unless the user says otherwise: a pure-Python loop implementation still fits.
 DEFAULT_TIMEOUT = 90.0
+#: Bytes of heap each worker may take unless the user says otherwise: a batch of 196 ViT-Ti forwards
+#: needs about 1.4 GB.
+DEFAULT_MEMORY = 4 << 30
 
 #: What exercises may import from the kit (the parameter containers and `earlier_step`), as dotted
 #: names. A listed module below the package (`grader.params`) is public with all it defines; from the

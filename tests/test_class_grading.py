@@ -251,6 +251,8 @@ def test_every_folder_of_a_class_is_a_submission_and_one_without_step_files_says
     (["--timeout", "-3"], "--timeout -3: a step needs at least 1 second"),
     (["--timeout", "nan"], "--timeout nan"),
     (["--jobs", "0"], "--jobs 0"),
+    (["--memory", "0.5"], "--memory 0.5: a worker needs at least 1 GiB"),
+    (["--memory", "inf"], "--memory inf"),
     (["--steps", "09_extra"], "unknown step '09_extra'"),
     (["--resume"], "--resume reads the kept results"),
 ])

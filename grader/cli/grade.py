@@ -15,10 +15,14 @@ from grader.cli.grading import exit_code, write
 from grader.graded_files import GradedFiles
 from grader.results import SubmissionResult
 from grader.signals import STOPPED_EXIT, answered_by
-from grader.steps import DEFAULT_TIMEOUT
+from grader.steps import DEFAULT_MEMORY, DEFAULT_TIMEOUT
 
 if TYPE_CHECKING:
     from grader.platforms.classes import ClassRun
+
+#: GiB below which no worker gets far: at 0.5 every step of the solutions ends in a memory error,
+#: at 1 only the occlusion step's ViT maps do.
+MINIMUM_MEMORY = 1.0
 
 def grade(
     context: typer.Context,
@@ -45,6 +49,9 @@ def grade(
         "the most common mistakes and every student's feedback."))] = None,
     jobs: Annotated[int, typer.Option(metavar="N", help="Submissions graded at once.")] = 1,
     timeout: Annotated[float, typer.Option(metavar="S", help="Time limit per step, seconds.")] = DEFAULT_TIMEOUT,
+    memory: Annotated[float, typer.Option(metavar="GIB", help=(
+        "Memory limit per step's worker, GiB: a step that takes more ends in a memory error. The "
+        "solutions need about 1.5; lower it where the machine has less to give each job."))] = DEFAULT_MEMORY / 2**30,
     no_hidden: Annotated[bool, typer.Option("--no-hidden", help="Only the visible tests.")] = False,
     show_output: Annotated[bool, typer.Option(
         "--show-output", help="Show what your code printed under passing tests too (it is always "
@@ -62,7 +69,7 @@ def grade(
     from grader.platforms.classes import ClassError, expand_submissions, grade_class
     from grader.launch.runners import EarlyRunner
 
-    _check_numbers(jobs, timeout)
+    _check_numbers(jobs, timeout, memory)
     chosen = resolve_steps([step for given in steps or [] for step in given.split(",") if step.strip()])
     folders = ([paths.SOLUTIONS] if solutions else []) + list(submissions or [])
     if not folders:
@@ -79,7 +86,8 @@ def grade(
     with ExitStack() as after_grading:
         with EarlyRunner.given(context.obj, jobs) as early:  # the one the command line started, else one now
             try:
-                run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, jobs=jobs, kept=kept,
+                run = grade_class(found, chosen, hidden=not no_hidden, timeout=timeout, memory=int(memory * 2**30),
+                                  jobs=jobs, kept=kept,
                                   resume=resume, progress=progress, early=early)
             except (ClassError, FixtureError) as error:
                 fail(str(error))
@@ -115,12 +123,14 @@ def _reports_finished_first() -> Iterator[list[str]]:
         yield came
 
 
-def _check_numbers(jobs: int, timeout: float) -> None:
+def _check_numbers(jobs: int, timeout: float, memory: float) -> None:
     """One line and exit 2 for numbers no grading can use."""
     if jobs < 1:
         fail(f"--jobs {jobs}: grade at least 1 submission at a time")
     if not math.isfinite(timeout) or timeout < 1:
         fail(f"--timeout {timeout:g}: a step needs at least 1 second")
+    if not math.isfinite(memory) or memory < MINIMUM_MEMORY:
+        fail(f"--memory {memory:g}: a worker needs at least {MINIMUM_MEMORY:g} GiB (torch and the checkpoint)")
 
 
 def _write_reports(results: list[SubmissionResult], *, format: str, output: Path | None, csv: Path | None,

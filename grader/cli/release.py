@@ -223,7 +223,7 @@ def student_readme(manifest: dict) -> str:
     """The release's README.md, from templates/student-README.md: setup, checking a step, reading the
     messages, how grading works. Its format fields: the step table, the limits, the sample photograph
     and the checkpoint as the manifest names them, and a note when the checkpoint is the stand-in."""
-    from grader.launch.step_worker import DEFAULT_MEMORY
+    from grader.steps import DEFAULT_MEMORY
     from grader.steps import DEFAULT_TIMEOUT
     from grader.steps import STEPS
 

@@ -20,10 +20,10 @@ from grader.judge.ahead import RunAhead
 from grader.judge.suite_session import StepRun, run_session
 from grader.launch import runners
 from grader.launch.protocol import ProtocolError
-from grader.launch.step_worker import DEFAULT_MEMORY, StepWorker, SubmissionWorker
+from grader.launch.step_worker import StepWorker, SubmissionWorker
 from grader.paths import MANIFEST
 from grader.results import StepResult, SubmissionResult, TestResult
-from grader.steps import DEFAULT_TIMEOUT, STEP_IDS, STEPS, Step
+from grader.steps import DEFAULT_MEMORY, DEFAULT_TIMEOUT, STEP_IDS, STEPS, Step
 from grader.suites.support import wire_arguments
 
 

@@ -19,7 +19,7 @@ from grader import paths
 from grader.platforms.uploads import REASON_FILE, no_step_file_reason
 from grader.results import SubmissionResult
 from grader.signals import STOPPING, answered_by
-from grader.steps import STEP_IDS, get_step
+from grader.steps import DEFAULT_MEMORY, STEP_IDS, get_step
 from grader.submissions import Keep, Progress, grade_in_turn, is_submission, unseen
 
 if TYPE_CHECKING:
@@ -257,7 +257,7 @@ class ClassRun:
 
 
 def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden: bool, timeout: float,
-                jobs: int = 1, kept: Path | None = None, resume: bool = False,
+                memory: int = DEFAULT_MEMORY, jobs: int = 1, kept: Path | None = None, resume: bool = False,
                 progress: Progress = unseen, early: EarlyRunner | None = None) -> ClassRun:
     """Grade a class, each result written to `kept` as soon as it is graded.
 
@@ -269,6 +269,7 @@ def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden
         steps: The steps to grade.
         hidden: Include the hidden tests.
         timeout: Time limit per step, seconds.
+        memory: Memory limit per worker, bytes.
         jobs: Submissions graded at once.
         kept: The results folder: `<name>.json` (the result contract) and `<name>.sha256` (what it
             was graded from) per submission; None keeps nothing.
@@ -284,7 +285,7 @@ def grade_class(submissions: list[Submission], steps: tuple[str, ...], *, hidden
     """
     from grader.judge.grading import GradeOptions
 
-    options = GradeOptions(hidden=hidden, references=True, timeout=timeout, steps=steps)
+    options = GradeOptions(hidden=hidden, references=True, timeout=timeout, memory=memory, steps=steps)
     found: list[SubmissionResult | None] = [None] * len(submissions)
     grading = _grading_key(options)
     keys = [_submission_key(submission, grading) for submission in submissions]
