@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from grader.lecture_layout import QUADRANT_SIDE, QUADRANTS
+from grader.lecture_layout import QUADRANTS
 
 Array = Any  # a torch.Tensor or a numpy array: every function here works on either
 
@@ -613,7 +613,7 @@ def quadrant_probabilities(model: Callable[[Array], Array], image: Array, target
     t = trace if trace is not None else Trace()
     ops = ops_for(image)
     fill = t.constant("fill", 0.0)
-    half = t.size("quadrant_side", QUADRANT_SIDE)  # half the image's side: each quadrant starts at 0 or there
+    half = t.size("quadrant_side", image.shape[-1] // 2)  # H/2 (112 for 224): each quadrant starts at 0 or there
     covers = [cover(image, q.row * half, q.column * half, half, fill) for q in t.order("quadrants", QUADRANTS)]
     # (4, classes), one cover at a time; kept for the search's moves that read other than the softmax
     logits = t.input("cover_logits", ops.concat([model(c) for c in covers], axis=0))

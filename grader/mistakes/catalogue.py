@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from grader import lecture_maths as maths
-from grader.lecture_layout import QUADRANT_SIDE, QUADRANTS
+from grader.lecture_layout import QUADRANTS
 from grader.lecture_maths import Edit, Trace, left_out, recomputed, replaced, set_to, times
 
 Array = Any
@@ -280,9 +280,9 @@ def _ignored_value(images: Array, top: int, left: int, size: int, value: float =
 def _accumulated(model: Callable[[Array], Array], image: Array, target: int) -> Edit:
     """Each quadrant covered on the previous quadrant's covered image."""
     def compute(t: Trace) -> Array:
-        covered, out = image, []
+        covered, out, half = image, [], image.shape[-1] // 2  # H/2: a quadrant's side
         for q in t["quadrants"]:
-            covered = maths.cover(covered, q.top, q.left, QUADRANT_SIDE, t["fill"])
+            covered = maths.cover(covered, q.row * half, q.column * half, half, t["fill"])
             out.append(maths.target_probability(model, covered, target))
         return maths.ops_for(image).concat(out, axis=0)
     return recomputed("probabilities", compute)
