@@ -371,6 +371,25 @@ def _vit_final_norm_first(images, vit):
     return h @ vit.W_head + vit.b_head
 
 
+def _vit_each_block_twice(images, vit):
+    x = _embedded(images, vit)
+    for p in vit.blocks:
+        x = _block_with(_block_with(x, p, vit.num_heads), p, vit.num_heads)
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
+def _variance_over_everything(x, weight, bias):
+    centred = x - x.mean(-1, keepdim=True)
+    return centred / torch.sqrt(centred.pow(2).mean() + 1e-6) * weight + bias  # .mean() without dim=-1
+
+
+def _cover_red_only(images, top, left, size, value=0.0):
+    covered = images.clone()
+    covered[:, 0, top:top + size, left:left + size] = value  # the 0 meant for "image 0" lands on the channels
+    return covered
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -493,6 +512,24 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "minus the distance"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_final_norm_first,
      "edit.move:final_norm_first", "before the blocks too"),
+    ("01_flatten", "normalize · random pixels", lambda pixels: (pixels.float() / 255 * 2 - 1).clamp(0, 1),
+     "edit.move:clipped_to_unit_range", "clipped to [0, 1]"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features",
+     lambda X, W_E, b_E: F.layer_norm(X, X.shape[-1:]) @ W_E + b_E, "edit.move:patches_normalized",
+     "before the projection"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", lambda X, W_E, b_E: torch.tanh(X @ W_E + b_E),
+     "edit.move:tanh_after_projection", "followed by tanh"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: z - F.gelu(z))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:complement_cdf", "1 − Φ(z)"),
+    ("07_head", "classify · two random images", lambda h, W_head, b_head: h @ F.normalize(W_head, dim=0) + b_head,
+     "edit.move:unit_class_vectors", "scaled to length 1"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_each_block_twice,
+     "edit.move:each_block_twice", "applied twice in a row"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _variance_over_everything,
+     "edit.move:variance_over_everything", "one variance for the whole tensor"),
+    ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_red_only,
+     "edit.move:first_channel_only", "first channel (R) only"),
 ]
 
 

@@ -138,7 +138,9 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("encoder_without_cls", "inputs term"), ("encoder_lecture_heads", "term"),
     ("gain_plus_one", "term"), ("negative_distance", "term"), ("tied_contraction", "inputs term"),
     ("input_normalized_again", "inputs"), ("sum_over_receivers", "axis"), ("residual_averaged", "term"),
-    ("final_norm_first", "inputs term"),
+    ("final_norm_first", "inputs term"), ("clipped_to_unit_range", "part activation"),
+    ("patches_normalized", "inputs"), ("tanh_after_projection", "activation"), ("unit_class_vectors", "inputs"),
+    ("each_block_twice", "term"), ("first_channel_only", "part"), ("variance_over_everything", "axis"),
 ]}
 
 

@@ -429,6 +429,9 @@ def _activation_moves() -> Iterator[Candidate]:
         "with z·φ(z), φ the normal distribution's density (the bell curve), where GELU is z·Φ(z), Φ its CDF"), 35,
         maths.recomputed("activated", lambda t: t["hidden"] * np.exp(-0.5 * np.square(t["hidden"]))
                          / np.sqrt(2 * np.pi)))
+    yield Candidate("activation:complement_cdf", _sentence(
+        "with z·(1 − Φ(z)), the sign before erf slipped: 0.5·z·(1 − erf(z/√2)); GELU is z·Φ(z) = "
+        "0.5·z·(1 + erf(z/√2))"), 35, maths.recomputed("activated", lambda t: t["hidden"] - ops.gelu(t["hidden"])))
     yield Candidate("activation:silu", _sentence("with SiLU, z·σ(z), where the MLP's activation is GELU, z·Φ(z) "
                                                  "with Φ the normal distribution's CDF"), 35,
                     maths.recomputed("activated", lambda t: t["hidden"] * _sigmoid(t["hidden"])))
@@ -478,6 +481,11 @@ def _layer_norm_moves() -> Iterator[Candidate]:
         "image that mean is the row itself, and only the bias is left); LayerNorm centres each token on the mean "
         "of its own features"), 36,
         maths.recomputed("normalized", lambda t: _standardized(_uncentred(t), t, mean_axis=0)), across_images=True)
+    yield Candidate("move:variance_over_everything", _sentence(
+        "with one variance for the whole tensor, over every image, token and feature (the mean of (x − mean)² "
+        "taken without dim=-1): each row is centred on its own mean, then divided by the standard deviation of "
+        "its own features"), 36,
+        _transform("var", lambda v, t: np.broadcast_to(np.square(t["centred"]).mean(), v.shape)), across_images=True)
     yield Candidate("move:global_mean", _sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
                     _transform("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()), across_images=True)
@@ -587,6 +595,10 @@ def _logit_moves() -> Iterator[Candidate]:
                                              "original ViT's fine-tuning code; this checkpoint has none, its head "
                                              "reads h as the final LayerNorm left it"), 52,
                     maths.recomputed("logits", lambda t: np.tanh(_summary(t)) @ _head_weights(t) + t["b_head"]))
+    yield Candidate("move:unit_class_vectors", _sentence(
+        "with every class vector w_c (a column of W_head) scaled to length 1, as a cosine classifier compares; "
+        "the head's logit is h · w_c + b_c with the weights as trained"), 52,
+        maths.recomputed("logits", lambda t: _summary(t) @ _unit_columns(_head_weights(t)) + t["b_head"]))
     yield Candidate("move:negative_distance", _sentence(
         "with each class scored by minus the distance between h and its weight vector, plus the bias, as a "
         "nearest-prototype classifier scores; the head's score is the dot product, h · w_c + b_c"), 52,
@@ -605,6 +617,10 @@ def _summary(t: Any) -> Any:
 
 def _unit_rows(h: Any) -> Any:
     return h / np.linalg.norm(h, axis=-1, keepdims=True)
+
+
+def _unit_columns(W: Any) -> Any:
+    return W / np.linalg.norm(W, axis=0, keepdims=True)
 
 
 def _head_weights(t: Any) -> Any:
@@ -680,9 +696,13 @@ def _project_moves() -> Iterator[Candidate]:
                                                       "token: X(W_E + b_E) gives each patch b_E times the sum of "
                                                       "its values; the projection is X·W_E + b_E"), 10,
                     _projected_otherwise(lambda X, W_E, b_E: X @ (W_E + b_E)))
-    for name, activation in (("relu", ops.relu), ("gelu", ops.gelu)):
+    yield Candidate("move:patches_normalized", _sentence(
+        "with each patch row normalized to mean 0 and variance 1 before the projection, a LayerNorm on the "
+        "flattened patch that this checkpoint does not have; ViT projects the patch rows as they are"), 10,
+        _projected_otherwise(lambda X, W_E, b_E: _plain_layer_norm(X) @ W_E + b_E))
+    for name, words, activation in (("relu", "ReLU", ops.relu), ("gelu", "GELU", ops.gelu), ("tanh", "tanh", np.tanh)):
         yield Candidate(f"move:{name}_after_projection", _sentence(
-            f"followed by {name.upper()}; the patch projection is affine only"), 10,
+            f"followed by {words}; the patch projection is affine only"), 10,
             _transform("tokens", lambda v, t, f=activation: f(v)))
 
 
@@ -823,6 +843,9 @@ def _normalize_moves() -> Iterator[Candidate]:
                                                      "with 0.5 and 0.5"), 8,
                     maths.Edit((maths.Change("pixel_mean", per_channel((0.485, 0.456, 0.406))),
                                 maths.Change("pixel_std", per_channel((0.229, 0.224, 0.225))))))
+    yield Candidate("move:clipped_to_unit_range", _sentence(
+        "with the result clipped to [0, 1]: every pixel darker than mid-gray comes out 0; the checkpoint's "
+        "inputs span [-1, 1], 0 being mid-gray"), 8, _transform("normalized", lambda v, t: np.clip(v, 0.0, 1.0)))
 
 
 def _conv_moves() -> Iterator[Candidate]:
@@ -964,6 +987,10 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
         "with the blocks run on the patch rows alone, CLS left out, so that row 0 read at the end is P1's: CLS "
         "goes through every block with the patches, gathering what they say"), 50,
         _transform("normed", lambda v, t: _encoder_rerun(t, without_cls=True)))
+    yield Candidate("move:each_block_twice", _sentence(
+        "with every block applied twice in a row, block 1, block 1, block 2, block 2, ...: one block is both "
+        "updates, attention then MLP, so the encoder's loop applies each block once"), 34,
+        _transform("normed", lambda v, t: _encoder_rerun(t, twice=True)))
     yield Candidate("move:block_residual_again", _sentence(
         "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
         "loop is x = block(x)"), 34, _transform("normed", lambda v, t: _encoder_rerun(t, residual=True)))
@@ -979,15 +1006,16 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
 
 
 def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
-                   without_cls: bool = False, norm_first: bool = False) -> Any:
+                   without_cls: bool = False, norm_first: bool = False, twice: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
     output added to its input, each block's output (or the embedded rows) normalized by the final
-    LayerNorm, or CLS left out."""
+    LayerNorm, CLS left out, or each block applied twice."""
     params = t["call_args"][1]
     x = t["block_outputs"][0][:, 1:] if without_cls else t["block_outputs"][0]
     x = _final_norm(t, x) if norm_first else x
     for p in params.blocks:
         out = maths.block(x, p, heads or params.num_heads)
+        out = maths.block(out, p, heads or params.num_heads) if twice else out
         x = x + out if residual else out
         x = _final_norm(t, x) if norm_each else x
     return _final_norm(t, x)
@@ -1019,13 +1047,25 @@ def _encoded_otherwise(t: Any, blocks: list[int]) -> Any:
     return _final_norm(t, x)
 
 
+def _cover_moves() -> Iterator[Candidate]:
+    def first_channel_only(t: Any) -> Any:
+        images, top, left = t["call_args"][:3]
+        covered, size = images.copy(), t["cover_size"]
+        covered[:, 0, top:top + size, left:left + size] = t["fill"]
+        return covered
+    yield Candidate("move:first_channel_only", _sentence(
+        "with the square set to the value in the first channel (R) only: images[:, 0, ...] indexes the channel "
+        "axis; a cover sets the square in every channel, images[..., rows, columns]"), 42,
+        maths.recomputed("covered", first_channel_only))
+
+
 _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
     "block": _block_moves, "mlp": _mlp_moves, "layer_norm": _layer_norm_moves,
     "add_position": _add_position_moves, "embed": _embed_moves, "prepend_cls": _cls_moves,
     "normalize": _normalize_moves, "conv_to_linear": _conv_moves, "attention_weights": _weights_moves,
     "multi_head_attention": _multi_head_moves, "classify": _logit_moves, "vit_forward": _head_moves,
     "read_cls": _read_moves, "project": _project_moves, "occlusion_map": _map_moves,
-    "quadrant_probabilities": _quadrant_moves,
+    "quadrant_probabilities": _quadrant_moves, "cover": _cover_moves,
 }
 
 
