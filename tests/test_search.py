@@ -145,6 +145,13 @@ def _block_with(x, p, H, gelu=F.gelu):
     return u + gelu(z) @ p.W_2 + p.b_2
 
 
+def _head_logits(x, vit):
+    """The ViT's logits from the last block's rows: the final LayerNorm, row 0, the head."""
+    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
+    return h @ vit.W_head + vit.b_head
+
+
+
 def _block_norms_weight_bias_swapped(x, p, H):
     swapped = replace(p, ln1_weight=p.ln1_bias, ln1_bias=p.ln1_weight, ln2_weight=p.ln2_bias, ln2_bias=p.ln2_weight)
     return _block_with(x, swapped, H)
@@ -176,8 +183,7 @@ def _vit_without_last_block(images, vit):
     x = _embedded(images, vit)
     for p in vit.blocks[:-1]:
         x = _block_with(x, p, vit.num_heads)
-    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
-    return h @ vit.W_head + vit.b_head
+    return _head_logits(x, vit)
 
 
 def _embed_normalized_again(images, vit):
@@ -265,8 +271,7 @@ def _vit_norm_after_every_block(images, vit):
     x = _embedded(images, vit)
     for p in vit.blocks:
         x = F.layer_norm(_block_with(x, p, vit.num_heads), (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)
-    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
-    return h @ vit.W_head + vit.b_head
+    return _head_logits(x, vit)
 
 
 def _tokens_normalized(patches, W_E, b_E):
@@ -323,8 +328,7 @@ def _vit_encoder_without_cls(images, vit):
     x = _embedded(images, vit)[:, 1:]
     for p in vit.blocks:
         x = _block_with(x, p, vit.num_heads)
-    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]  # P1's row
-    return h @ vit.W_head + vit.b_head
+    return _head_logits(x, vit)  # row 0 is P1's
 
 
 def _position_activated(tokens, pos_table):
@@ -367,16 +371,14 @@ def _vit_final_norm_first(images, vit):
     x = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)  # an ln_pre, with the final norm
     for p in vit.blocks:
         x = _block_with(x, p, vit.num_heads)
-    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
-    return h @ vit.W_head + vit.b_head
+    return _head_logits(x, vit)
 
 
 def _vit_each_block_twice(images, vit):
     x = _embedded(images, vit)
     for p in vit.blocks:
         x = _block_with(_block_with(x, p, vit.num_heads), p, vit.num_heads)
-    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
-    return h @ vit.W_head + vit.b_head
+    return _head_logits(x, vit)
 
 
 def _variance_over_everything(x, weight, bias):
@@ -564,8 +566,7 @@ def _vit_with_heads(images, vit, heads):
     x = _embedded(images, vit)
     for p in vit.blocks:
         x = _block_with(x, p, heads)
-    h = F.layer_norm(x, (x.shape[-1],), vit.norm_weight, vit.norm_bias, 1e-6)[:, 0]
-    return h @ vit.W_head + vit.b_head
+    return _head_logits(x, vit)
 
 
 def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_named():
