@@ -126,8 +126,8 @@ mistake("count_tokens", "per_side", "You counted patches along one side only; th
 
 # ---------------------------------------------------------------- 02 project (pages 9-13, 53)
 
-mistake("conv_to_linear", "reshape_no_transpose", "You reshaped the (192, 768) kernel to (768, 192) without "
-        "transposing it.", 10, recomputed("W_E", lambda t: t["kernel"].reshape(-1, t["kernel"].shape[0])))
+mistake("conv_to_linear", "reshape_no_transpose", "You reshaped the (D, 3·P·P) kernel straight to (3·P·P, D) "
+        "without transposing it (the lecture's (192, 768) to (768, 192)).", 10, recomputed("W_E", lambda t: t["kernel"].reshape(-1, t["kernel"].shape[0])))
 mistake("conv_to_linear", "pixel_major", "Your W_E rows are pixel-major; they must follow the channel-major patch "
         "order (R, then G, then B).", 9, set_to("kernel_axes", (0, 2, 3, 1)))
 mistake("conv_to_linear", "transposed_kernel", "You swapped the kernel's rows and columns; read each channel row by "
