@@ -110,9 +110,13 @@ def test_solutions_pass_every_step(solutions_result):
 @pytest.mark.slow
 @pytest.mark.parametrize("mutant", _params(MUTANTS))
 def test_mutant_loses_points(mutant, graded):
+    """... and a visible test fails: the student's own `check` shows every catalogued mistake
+    before the hidden tests cost it points."""
     result = graded(mutant)
     assert result.status in ("failed", "error", "timeout"), f"{mutant.id}: {result.status}"
     assert result.score < result.max_score, f"{mutant.id} kept full marks"
+    assert any(t.visibility == "visible" and t.status != "passed" for t in result.tests), \
+        f"{mutant.id} passes every visible test: only `grade` sees it\n{_failures(result)}"
 
 
 @pytest.mark.slow
