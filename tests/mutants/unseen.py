@@ -110,7 +110,7 @@ UNSEEN = [
     unseen('06_block', 'eps_outside_sqrt', 'the division by the standard deviation is off',
            'layer_norm adds eps to the standard deviation instead of the variance.',
            '    return centred * torch.rsqrt(var + eps) * weight + bias  # one pass fewer than / sqrt\n',
-           '    return centred / (var.sqrt() + eps) * weight + bias\n', hidden=True),
+           '    return centred / (var.sqrt() + eps) * weight + bias\n'),
     unseen('06_block', 'residual_twice', 'your input `x` itself',
            'block adds the input x to the output once more ("the residual stream").',
            '    return u + mlp(layer_norm(u, p.ln2_weight, p.ln2_bias), p.W_1, p.b_1, p.W_2, p.b_2)\n',
