@@ -295,6 +295,15 @@ def test_a_few_values_off_by_per_cents_beside_exact_ones_are_some_rows_not_appro
     assert [f.id for f in found] == ["diagnosis.some_rows"], [f.sentence for f in found]
 
 
+def test_dropout_left_on_is_named_by_its_zeros_and_the_rest_scaled_up():
+    kept = rng.random(TOKENS.shape) >= 0.2
+    (found,) = diagnose(case("add_position"), TOKENS, np.where(kept, TOKENS / 0.8, 0.0), TOLERANCE)
+    assert found.id == "diagnosis.dropout" and "divided by 0.8: dropout with p = 0.2" in found.sentence
+    # zeros without the scale (a mask, a ReLU) are not dropout; nor is a scale without zeros
+    assert "dropout" not in said(case("add_position"), TOKENS, np.where(kept, TOKENS, 0.0))
+    assert "dropout" not in said(case("add_position"), TOKENS, TOKENS / 0.8)
+
+
 def test_a_constant_result_is_named_constant_never_a_scaled_pattern():
     got = np.full(TOKENS.shape, 0.25)
     text = said(case(), TOKENS, got)
@@ -404,6 +413,8 @@ def test_magnitudes_and_a_wrong_cls_count():
     assert sliding.id == "diagnosis.sliding_count" and "moves 16 pixels" in sliding.sentence
     xor = diagnose_count(counting, 14 ^ 2 + 1)  # `side ^ 2 + 1`: ^ is XOR, and it binds after the +
     assert xor.id == "diagnosis.xor_count" and "14 ^ 2 + 1 = 14 ^ 3 = 13" in xor.sentence
+    fencepost = diagnose_count(counting, 15 * 15 + 1)  # image_size // patch_size + 1 per side
+    assert fencepost.id == "diagnosis.grid_side_count" and "15 x 15 = 225 patches plus one" in fencepost.sentence
     counting.args[2]["value"] = False
     assert "14 ^ 2 = 12" in diagnose_count(counting, 14 ^ 2).sentence
     conditional = diagnose_count(counting, 0)  # `n * n + 1 if cls else 0`: the conditional takes the sum

@@ -392,6 +392,26 @@ def _cover_red_only(images, top, left, size, value=0.0):
     return covered
 
 
+def _cover_value_added(images, top, left, size, value=0.0):
+    covered = images.clone()
+    covered[..., top:top + size, left:left + size] += value
+    return covered
+
+
+def _heads_weights_averaged(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    A = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1).mean(dim=1, keepdim=True)  # one pattern
+    return (A @ v).transpose(1, 2).reshape(B, N, D) @ W_o + b_o
+
+
+def _block_updates_subtracted(x, p, H):
+    u = x - _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
+                               p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
+    z = F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6) @ p.W_1 + p.b_1
+    return u - (F.gelu(z) @ p.W_2 + p.b_2)
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -532,6 +552,18 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:variance_over_everything", "one variance for the whole tensor"),
     ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_red_only,
      "edit.move:first_channel_only", "first channel (R) only"),
+    ("02_project", "conv_to_linear · random 8x3x4x4 kernel",
+     lambda kernel: torch.linalg.pinv(kernel.reshape(kernel.shape[0], -1)), "edit.move:pseudo_inverse",
+     "pseudo-inverse"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_weights_averaged,
+     "edit.move:weights_averaged_over_heads", "averaged over the heads"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: z * torch.erf(z / 2 ** 0.5))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:gelu_formula_6", "z·erf(z/√2)"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_updates_subtracted,
+     "edit.move:updates_subtracted", "subtracted from the rows"),
+    ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_value_added,
+     "edit.move:value_added", "added to the square's pixels"),
 ]
 
 

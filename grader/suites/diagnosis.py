@@ -251,7 +251,18 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
         return _found("conditional_count", f"Your count is 0 for cls=False: written `n * n + 1 if cls else 0`, "
                       "Python reads `(n * n + 1) if cls else 0`, the conditional taking the whole sum. Put the "
                       f"parentheses round `(1 if cls else 0)`: {patches} patches, then {asked} (page 7).")
-    return _xor_count(size // patch, got, patches, asked)
+    return _grid_side_count(size // patch, got, patches, asked) or _xor_count(size // patch, got, patches, asked)
+
+
+def _grid_side_count(side: int, got: int, patches: int, asked: str) -> Finding | None:
+    """A grid of side ± 1 patches per side: the fencepost count of the cuts, not of the patches."""
+    for other in (side + 1, side - 1):
+        if other > 0 and got - other ** 2 in (0, 1) and other ** 2 != patches:
+            return _found("grid_side_count", f"Your count is a grid of {other} x {other} = {other ** 2} patches"
+                          f"{' plus one' if got > other ** 2 else ''}: one patch {'more' if other > side else 'fewer'}"
+                          f" per side than the {side} that image_size // patch_size gives. The grid has {side} ** 2 "
+                          f"= {patches} patches, then {asked} (page 7).")
+    return None
 
 
 def _xor_count(side: int, got: int, patches: int, asked: str) -> Finding | None:
@@ -436,6 +447,31 @@ def _scale(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
                 "the right way but has the wrong size.")
         return _found("rows_scaled", text)
     return None
+
+
+#: The fewest values a result needs before exact zeros scattered through it can be told from chance.
+_DROPOUT_MIN_VALUES = 20
+
+
+def _dropout(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """A share of the values exactly 0 where the expected ones are not, every other value the expected
+    one times 1/(1 − p), and that share near p: dropout left on, as F.dropout does by default
+    (training=True), zeroing other values at every call."""
+    zeroed = (g == 0) & (e != 0)
+    count = int(zeroed.sum())
+    if e.size < _DROPOUT_MIN_VALUES or count < 2 or count == e.size:
+        return None
+    kept = ~zeroed
+    c = _factor(e[kept], g[kept])
+    share = count / e.size
+    p = 1 - 1 / c if c > 1 else 0.0
+    chance = 4 * np.sqrt(p * (1 - p) / e.size) + 0.02  # the share of p's coin flips, four deviations wide
+    if not (c > 1 + 1e-3 and close(g[kept], c * e[kept]) and abs(share - p) <= chance):
+        return None
+    # no count or share in the sentence: they change at every call, the scale does not
+    return _found("dropout", f"Some values are exactly 0 and every other value is the expected one divided by "
+                  f"{1 / c:.3g}: dropout with p = {p:.2g}, left on as in training (F.dropout drops at random by "
+                  "default, other values at every call). The forward pass of a trained ViT drops nothing.")
 
 
 def _affine(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
@@ -885,7 +921,7 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
 
 
 _CHECKS = (_cover, _probabilities, _normalize_precedence, _wrapped_pixels, _constant, _position, _sign, _magnitude,
-           _transposed, _other_part, _scale, _offset, _affine, _input_added, _reordered, _joined_heads, _row_read,
-           _some_rows, _normalization, _approximate)
+           _transposed, _other_part, _dropout, _scale, _offset, _affine, _input_added, _reordered, _joined_heads,
+           _row_read, _some_rows, _normalization, _approximate)
 #: The finding of the checks that return a plain sentence.
 _CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_some_rows": "some_rows"}

@@ -82,6 +82,8 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("precedence", "a division done before the subtraction it should follow", "term scale shift", 8),
     ("position_index", "each token's index added instead of its position row", "term", 16),
     ("position_sinusoidal", "the Transformer's sine-and-cosine table added instead of the learned one", "term", 16),
+    ("dropout", "dropout left on: values set to 0 at random, the rest scaled up", "term", None),
+    ("grid_side_count", "a grid of one patch more, or fewer, per side", "term", 7),
 ]}
 
 
@@ -141,6 +143,8 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("final_norm_first", "inputs term"), ("clipped_to_unit_range", "part activation"),
     ("patches_normalized", "inputs"), ("tanh_after_projection", "activation"), ("unit_class_vectors", "inputs"),
     ("each_block_twice", "term"), ("first_channel_only", "part"), ("variance_over_everything", "axis"),
+    ("pseudo_inverse", "term"), ("weights_averaged_over_heads", "term axis"), ("updates_subtracted", "sign term"),
+    ("value_added", "fill"),
 ]}
 
 

@@ -353,6 +353,11 @@ def _block_moves() -> Iterator[Candidate]:
         "with each update averaged with the rows, (x + MSA(LN1(x)))/2 and (u + MLP(LN2(u)))/2: the residual adds "
         "the update, u = x + MSA(LN1(x))"), 34,
         maths.Edit((maths.Change("u", lambda v, t: v / 2), maths.Change("out", lambda v, t: v / 2))))
+    yield Candidate("move:updates_subtracted", _sentence(
+        "with each update subtracted from the rows, u = x − MSA(LN1(x)) and u − MLP(LN2(u)); the residual adds "
+        "it: u = x + MSA(LN1(x))"), 34,
+        maths.Edit((maths.Change("u", lambda v, t: t["x"] - t["attn"]),
+                    maths.Change("out", lambda v, t: t["u"] - t["mlp"]))))
     yield Candidate("move:mlp_first", _sentence("with the MLP sublayer before the attention sublayer; the "
                                                 "attention comes first: u = x + MSA(LN1(x)), then u + MLP(LN2(u))"),
                     34, _transform("out", _mlp_first))
@@ -398,7 +403,8 @@ GELU_FORMULAS = (((1.0, 1.0, np.sqrt(2)), "without the 0.5: z·(1 + erf(z/√2))
                  ((0.5, 0.0, np.sqrt(2)), "without the 1 +: 0.5·z·erf(z/√2)", "0.5·z·(1 + erf(z/√2))"),
                  ((0.5, 1.0, 1 / np.sqrt(2)), "with erf(z·√2)", "erf(z/√2)"),
                  ((0.5, 1.0, 2.0), "with erf(z/2)", "erf(z/√2)"),
-                 ((0.5, 1.0, 1.0), "with erf(z)", "erf(z/√2)"))
+                 ((0.5, 1.0, 1.0), "with erf(z)", "erf(z/√2)"),
+                 ((1.0, 0.0, np.sqrt(2)), "as z·erf(z/√2), without the 0.5 and the 1 +", "0.5·z·(1 + erf(z/√2))"))
 
 
 def _gelu_formula(half: float, one: float, root: float) -> Callable[[Any], Any]:
@@ -852,6 +858,10 @@ def _conv_moves() -> Iterator[Candidate]:
     yield Candidate("move:reshape_no_transpose", _sentence("with the kernel reshaped straight to (3·P·P, D) "
                                                            "without transposing it"), 10,
                     _transform("W_E", lambda v, t: t["kernel"].reshape(-1, t["kernel"].shape[0])))
+    yield Candidate("move:pseudo_inverse", _sentence(
+        "with the pseudo-inverse of the (D, 3·P·P) kernel matrix where its transpose belongs: W_E holds the "
+        "kernel's rows as its columns (the two agree only for orthonormal kernels)"), 10,
+        _transform("W_E", lambda v, t: np.linalg.pinv(t["kernel_rows"])))
 
 
 def _scale_by_D() -> Candidate:
@@ -886,6 +896,10 @@ def _multi_head_moves() -> Iterator[Candidate]:
     yield Candidate("move:residual_included", _sentence("with the input x added to the update; the block adds "
                                                         "the residual, attention returns the update alone"), 34,
                     _transform("attn", lambda v, t: v + t["call_args"][0]))
+    yield Candidate("move:weights_averaged_over_heads", _sentence(
+        "with the attention weights averaged over the heads, every head mixing its values by that one mean "
+        "pattern; each head weighs its values by its own weights A"), 31,
+        _transform("heads", lambda v, t: t["A"].mean(axis=1, keepdims=True) @ t["v"]))
     yield Candidate("move:one_head", _sentence("with one head of all D features; the lecture splits them into H "
                                                "heads of d = D/H, each with its own weights A"), 32,
                     maths.recomputed("attn", lambda t: maths.multi_head_attention(*t["call_args"][:5], 1)))
@@ -1057,6 +1071,17 @@ def _cover_moves() -> Iterator[Candidate]:
         "with the square set to the value in the first channel (R) only: images[:, 0, ...] indexes the channel "
         "axis; a cover sets the square in every channel, images[..., rows, columns]"), 42,
         maths.recomputed("covered", first_channel_only))
+
+    def value_added(t: Any) -> Any:
+        if t["fill"] == 0:  # adding 0 leaves the images as they were: the numbers of covering nothing
+            raise ValueError("a fill of 0 added tells nothing apart")
+        images, top, left = t["call_args"][:3]
+        covered, size = images.copy(), t["cover_size"]
+        covered[..., top:top + size, left:left + size] += t["fill"]
+        return covered
+    yield Candidate("move:value_added", _sentence(
+        "with the value added to the square's pixels instead of put in their place (+= for =): a cover hides "
+        "what was there, so with the default 0.0 yours covers nothing"), 42, maths.recomputed("covered", value_added))
 
 
 _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
