@@ -302,6 +302,8 @@ def test_dropout_left_on_is_named_by_its_zeros_and_the_rest_scaled_up():
     # zeros without the scale (a mask, a ReLU) are not dropout; nor is a scale without zeros
     assert "dropout" not in said(case("add_position"), TOKENS, np.where(kept, TOKENS, 0.0))
     assert "dropout" not in said(case("add_position"), TOKENS, TOKENS / 0.8)
+    many = rng.normal(size=(2, 50, 8))  # a ReLU of doubled values: half zeros, the rest times 2, as p = 0.5
+    assert "dropout" not in said(case("add_position"), many, np.maximum(2 * many, 0.0))
 
 
 def test_a_constant_result_is_named_constant_never_a_scaled_pattern():

@@ -468,6 +468,11 @@ def _dropout(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding |
     chance = 4 * np.sqrt(p * (1 - p) / e.size) + 0.02  # the share of p's coin flips, four deviations wide
     if not (c > 1 + 1e-3 and close(g[kept], c * e[kept]) and abs(share - p) <= chance):
         return None
+    # dropout picks its zeros blind to the values: about as many negative ones among them as anywhere
+    # (a ReLU of scaled values zeroes the negative ones alone)
+    negative = float((e < 0).mean())
+    if abs(float((e[zeroed] < 0).mean()) - negative) > 4 * np.sqrt(negative * (1 - negative) / count) + 0.1:
+        return None
     # no count or share in the sentence: they change at every call, the scale does not
     return _found("dropout", f"Some values are exactly 0 and every other value is the expected one divided by "
                   f"{1 / c:.3g}: dropout with p = {p:.2g}, left on as in training (F.dropout drops at random by "
