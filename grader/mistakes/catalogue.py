@@ -127,7 +127,8 @@ mistake("count_tokens", "per_side", "You counted patches along one side only; th
 # ---------------------------------------------------------------- 02 project (pages 9-13, 53)
 
 mistake("conv_to_linear", "reshape_no_transpose", "You reshaped the (D, 3·P·P) kernel straight to (3·P·P, D) "
-        "without transposing it (the lecture's (192, 768) to (768, 192)).", 10, recomputed("W_E", lambda t: t["kernel"].reshape(-1, t["kernel"].shape[0])))
+        "without transposing it (the lecture's (192, 768) to (768, 192)).", 10,
+        recomputed("W_E", lambda t: t["kernel"].reshape(-1, t["kernel"].shape[0])))
 mistake("conv_to_linear", "pixel_major", "Your W_E rows are pixel-major; they must follow the channel-major patch "
         "order (R, then G, then B).", 9, set_to("kernel_axes", (0, 2, 3, 1)))
 mistake("conv_to_linear", "transposed_kernel", "You swapped the kernel's rows and columns; read each channel row by "
@@ -280,7 +281,7 @@ def _ignored_value(images: Array, top: int, left: int, size: int, value: float =
 def _accumulated(model: Callable[[Array], Array], image: Array, target: int) -> Edit:
     """Each quadrant covered on the previous quadrant's covered image."""
     def compute(t: Trace) -> Array:
-        covered, out, half = image, [], image.shape[-1] // 2  # H/2: a quadrant's side
+        covered, out, half = image, [], t["quadrant_side"]  # H/2, as the lecture's computation took it
         for q in t["quadrants"]:
             covered = maths.cover(covered, q.row * half, q.column * half, half, t["fill"])
             out.append(maths.target_probability(model, covered, target))

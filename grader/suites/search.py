@@ -596,7 +596,8 @@ def _logit_moves() -> Iterator[Candidate]:
                                               "logits"), 52, _transform("logits", lambda v, t: _sigmoid(v)))
     yield Candidate("move:unit_h", _sentence("with h scaled to length 1 before the head; the head reads h as the "
                                              "final LayerNorm left it"), 52,
-                    maths.recomputed("logits", lambda t: _unit_rows(_summary(t)) @ _head_weights(t) + t["b_head"]))
+                    maths.recomputed("logits",
+                                     lambda t: _unit_length(_summary(t), -1) @ _head_weights(t) + t["b_head"]))
     yield Candidate("move:tanh_h", _sentence("with tanh applied to h before the head, as the pre-logits layer of the "
                                              "original ViT's fine-tuning code; this checkpoint has none, its head "
                                              "reads h as the final LayerNorm left it"), 52,
@@ -604,7 +605,7 @@ def _logit_moves() -> Iterator[Candidate]:
     yield Candidate("move:unit_class_vectors", _sentence(
         "with every class vector w_c (a column of W_head) scaled to length 1, as a cosine classifier compares; "
         "the head's logit is h · w_c + b_c with the weights as trained"), 52,
-        maths.recomputed("logits", lambda t: _summary(t) @ _unit_columns(_head_weights(t)) + t["b_head"]))
+        maths.recomputed("logits", lambda t: _summary(t) @ _unit_length(_head_weights(t), 0) + t["b_head"]))
     yield Candidate("move:negative_distance", _sentence(
         "with each class scored by minus the distance between h and its weight vector, plus the bias, as a "
         "nearest-prototype classifier scores; the head's score is the dot product, h · w_c + b_c"), 52,
@@ -621,12 +622,9 @@ def _summary(t: Any) -> Any:
     return t["h"] if "h" in t.values else t["call_args"][0]
 
 
-def _unit_rows(h: Any) -> Any:
-    return h / np.linalg.norm(h, axis=-1, keepdims=True)
-
-
-def _unit_columns(W: Any) -> Any:
-    return W / np.linalg.norm(W, axis=0, keepdims=True)
+def _unit_length(x: Any, axis: int) -> Any:
+    """x with each vector along `axis` scaled to length 1 (rows: axis -1, columns: axis 0)."""
+    return x / np.linalg.norm(x, axis=axis, keepdims=True)
 
 
 def _head_weights(t: Any) -> Any:
@@ -1061,27 +1059,32 @@ def _encoded_otherwise(t: Any, blocks: list[int]) -> Any:
     return _final_norm(t, x)
 
 
-def _cover_moves() -> Iterator[Candidate]:
-    def first_channel_only(t: Any) -> Any:
+def _covered_otherwise(write: Callable[[Any, tuple[slice, slice], Any], None]) -> Any:
+    """cover's result as a fresh copy of the call's images with `write(copy, (rows, columns), fill)`
+    done to its square."""
+    def compute(t: Any) -> Any:
         images, top, left = t["call_args"][:3]
         covered, size = images.copy(), t["cover_size"]
-        covered[:, 0, top:top + size, left:left + size] = t["fill"]
+        write(covered, (slice(top, top + size), slice(left, left + size)), t["fill"])
         return covered
+    return maths.recomputed("covered", compute)
+
+
+def _add_nonzero(covered: Any, square: tuple[slice, slice], fill: float) -> None:
+    if fill == 0:  # adding 0 leaves the images as they were: the numbers of covering nothing
+        raise ValueError("a fill of 0 added tells nothing apart")
+    covered[(..., *square)] += fill
+
+
+def _cover_moves() -> Iterator[Candidate]:
+    def red_only(covered: Any, square: tuple[slice, slice], fill: float) -> None:
+        covered[(slice(None), 0, *square)] = fill
     yield Candidate("move:first_channel_only", _sentence(
         "with the square set to the value in the first channel (R) only: images[:, 0, ...] indexes the channel "
-        "axis; a cover sets the square in every channel, images[..., rows, columns]"), 42,
-        maths.recomputed("covered", first_channel_only))
-
-    def value_added(t: Any) -> Any:
-        if t["fill"] == 0:  # adding 0 leaves the images as they were: the numbers of covering nothing
-            raise ValueError("a fill of 0 added tells nothing apart")
-        images, top, left = t["call_args"][:3]
-        covered, size = images.copy(), t["cover_size"]
-        covered[..., top:top + size, left:left + size] += t["fill"]
-        return covered
+        "axis; a cover sets the square in every channel, images[..., rows, columns]"), 42, _covered_otherwise(red_only))
     yield Candidate("move:value_added", _sentence(
         "with the value added to the square's pixels instead of put in their place (+= for =): a cover hides "
-        "what was there, so with the default 0.0 yours covers nothing"), 42, maths.recomputed("covered", value_added))
+        "what was there, so with the default 0.0 yours covers nothing"), 42, _covered_otherwise(_add_nonzero))
 
 
 _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
