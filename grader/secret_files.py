@@ -22,7 +22,7 @@ SECRET_FILES = (
     "grader/lecture_maths.py",  # every exercise's answer, as the lecture writes it
     "grader/mistakes",  # each known mistake is a wrong implementation one edit away from the right one
     "grader/expected/build.py",  # how the fixtures are made: the hidden cases' sizes and seeds
-    "grader/suites/search.py",  # the lecture's computations, edit by edit, to name unseen mistakes
+    "grader/search",  # the lecture's computations, edit by edit, to name unseen mistakes
 )
 
 

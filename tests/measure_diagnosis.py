@@ -52,7 +52,7 @@ from grader.paths import FIXTURES, KIT_ROOT, step_file
 from grader.reports.contract import from_json
 from grader.results import StepResult, TestResult
 from grader.steps import get_step
-from grader.suites import search
+from grader import search
 from grader.suites.findings import kinds_of
 import numpy as np
 from mutants.catalogue import Mutant
@@ -166,7 +166,7 @@ def _wrong_outputs(case, mistake, tolerance) -> list[tuple[int | None, np.ndarra
 # ---------------------------------------------------------------- the release's own check against grade
 
 #: What a release must not hold for the measure to be the student's: the maths and the search over it.
-ANSWER_CODE = ("grader/lecture_maths.py", "grader/suites/search.py")
+ANSWER_CODE = ("grader/lecture_maths.py", "grader/search")
 
 
 def _outside_the_kit() -> dict[str, str]:

@@ -444,7 +444,8 @@ def _visible(step: str, function: str):
 def test_a_visible_case_names_an_edit_by_lookup_without_the_search(monkeypatch, step, function, edit):
     """The builder's fingerprint names the edit, in the words the search would use, and the search
     itself does not run (the release has none)."""
-    from grader.suites import search, support
+    from grader import search
+    from grader.suites import support
 
     c = _visible(step, function)
     output = next(out for finding, out in search.edit_outputs(c) if finding.id == edit)
@@ -532,7 +533,7 @@ def test_the_release_judges_without_the_maths_or_the_search():
     import subprocess
     import sys
 
-    code = ("import sys; sys.modules['grader.lecture_maths'] = None; sys.modules['grader.suites.search'] = None\n"
+    code = ("import sys; sys.modules['grader.lecture_maths'] = None; sys.modules['grader.search'] = None\n"
             "import numpy as np\n"
             "from grader.expected.store import load_cases\n"
             "from grader.suites import diagnosis, support\n"

@@ -29,7 +29,7 @@ runner = CliRunner()
 
 SHIPPED = {"README.md", "pyproject.toml", ".gitignore", "docs", "exercises", "grader", "fixtures"}
 NEVER_SHIPPED = ("solutions", "tests", "fixtures/hidden", "grader/mistakes", "grader/lecture_maths.py",
-                 "grader/suites/search.py", "grader/expected/build.py",
+                 "grader/search", "grader/expected/build.py",
                  "grader/cli/release.py", "grader/cli/validate.py", "grader/bench.py", "grader/cli/grade.py",
                  "grader/cli/fixtures.py", "grader/platforms", "grader/cli/autograder.py", "grader/cli/gradebook.py")
 #: What a student runs; `vitgrade --help` in the release lists exactly these.

@@ -17,7 +17,8 @@ import torch.nn.functional as F
 
 from grader.expected.store import Case, load_manifest, load_cases
 from grader.paths import FIXTURES
-from grader.suites import findings, search
+from grader import search
+from grader.suites import findings
 from grader.numerics import DEFAULT_TOLERANCE
 
 CHECKPOINT = str(FIXTURES / load_manifest()["checkpoint"]["file"])

@@ -24,7 +24,7 @@ from grader.suites.findings import FINDINGS, beside
 try:  # the correct maths and the search over its edits: instructor side only, the student release leaves
     # them out (its visible cases carry every edit's fingerprint instead, grader.suites.support)
     from grader import lecture_maths as maths
-    from grader.suites import search
+    from grader import search
 except ImportError:
     maths = search = None
 

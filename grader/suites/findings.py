@@ -8,7 +8,7 @@ Registered here, apart from how each finding is found:
 - `FINDINGS`: the structural checks of grader/suites/diagnosis.py (`diagnosis.<name>`), each with
   its title, kinds and lecture page;
 - `EDIT_KINDS`, `MOVE_KINDS`, `QUANTITY_KINDS`: the edits of the lecture's computation that the
-  search (grader/suites/search.py) and the fixtures' fingerprints name (`edit.<kind>:<quantity>`,
+  search (grader/search/) and the fixtures' fingerprints name (`edit.<kind>:<quantity>`,
   `edit.move:<name>` for the lecture's known moves);
 - the catalogue's mistakes (`known.<id>`) are registered with their edits in
   grader/mistakes/catalogue.py, which the student release leaves out: each is one edit away from

@@ -1,0 +1,187 @@
+"""The edits the search tries on any quantity, by its role in the lecture's computation: a value
+replaced by another of its shape, sign-flipped or transposed; a term left out, subtracted, doubled or
+scaled; a factor left out, squared or inverted; a constant, axis, order, row or size changed."""
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+
+from grader import lecture_maths as maths
+from grader.search.words import (AXIS_NAMES, ORDER_NAMES, WORDS, Candidate, fmt, page_of, sentence, transformed,
+                                 words_of)
+
+
+def role_edits(name: str, role: str, trace: Any) -> Iterator[Candidate]:
+    """Every edit of quantity `name` that its role allows."""
+    return _ROLE_EDITS.get(role, _no_edits)(name, trace)
+
+
+def _no_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    return iter(())
+
+
+def _value_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    value, page = trace[name], page_of(name)
+    if not isinstance(value, np.ndarray):
+        return
+    yield from _replacements(name, trace)
+    yield Candidate(f"sign:{name}", sentence(f"with the sign of {words_of(name)} flipped"), page, maths.times(name, -1))
+    if value.ndim >= 2 and value.shape[-1] == value.shape[-2]:
+        yield Candidate(f"transposed:{name}", sentence(f"with {words_of(name)} transposed (last two axes swapped)"),
+                        page, transformed(name, lambda v, t: v.mT))
+
+
+def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
+    """`name` replaced by each quantity of its shape computed before it (one of each set of equal ones)."""
+    value = trace[name]
+    seen: list[np.ndarray] = [value]
+    for other, role in trace.roles.items():  # in the order computed: only what exists by then
+        if other == name:
+            break
+        candidate = trace[other]
+        if (other not in WORDS or role in ("axis", "order", "index", "constant")
+                or not isinstance(candidate, np.ndarray) or candidate.shape != value.shape
+                or any(np.array_equal(candidate, s) for s in seen)):
+            continue
+        seen.append(candidate)
+        yield Candidate(f"replaced:{name}:{other}", sentence(f"with {words_of(other)} in place of {words_of(name)}"),
+                        page_of(name), maths.replaced(name, other))
+
+
+def _term_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    words, page = words_of(name), page_of(name)
+    yield Candidate(f"left_out:{name}", sentence(f"without {words}: it is left out"), page, maths.left_out(name))
+    if isinstance(trace[name], np.ndarray) and trace[name].ndim >= 2:  # a residual or a table
+        yield from _replacements(name, trace)
+    yield Candidate(f"subtracted:{name}", sentence(f"with {words} subtracted instead of added"), page,
+                    maths.times(name, -1))
+    yield Candidate(f"twice:{name}", sentence(f"with {words} added twice"), page, maths.times(name, 2))
+    value = trace[name]
+    for factor in _factors(value):
+        yield Candidate(f"scaled:{name}:{fmt(factor)}", sentence(f"with {words} multiplied by {fmt(factor)}"),
+                        page, maths.times(name, factor))
+    if isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[0] > 1:  # a table of rows
+        yield from _table_edits(name, words, page)
+
+
+def _factors(value: Any) -> list[float]:
+    """Scales a student may put on a term: a tenth, a half, ten, and √D or 1/√D of its width D."""
+    width = value.shape[-1] if isinstance(value, np.ndarray) and value.ndim else 1
+    return [0.1, 0.5, 10.0] + ([float(np.sqrt(width)), float(1 / np.sqrt(width))] if width > 1 else [])
+
+
+def _table_edits(name: str, words: str, page: int) -> Iterator[Candidate]:
+    yield Candidate(f"reversed:{name}", sentence(f"with the rows of {words} in reverse order"), page,
+                    transformed(name, lambda v, t: v[::-1]))
+    for shift in (1, -1):
+        yield Candidate(f"shifted:{name}:{shift}", sentence(
+            f"with the rows of {words} moved {'down' if shift > 0 else 'up'} by one, wrapping round"), page,
+            transformed(name, lambda v, t, s=shift: np.roll(v, s, axis=0)))
+    yield Candidate(f"mean_row:{name}", sentence(f"with the mean row of {words} added to every row, "
+                                                  "instead of each row its own"), page,
+                    transformed(name, lambda v, t: v.mean(axis=0)))
+    yield Candidate(f"first_row:{name}", sentence(f"with the first row of {words} added to every row"), page,
+                    transformed(name, lambda v, t: v[0]))
+
+
+def _factor_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    words, page = words_of(name), page_of(name)
+    yield Candidate(f"left_out:{name}", sentence(f"without {words}: it is left out"), page, maths.left_out(name))
+    yield Candidate(f"squared:{name}", sentence(f"with {words} applied twice (squared)"), page,
+                    transformed(name, lambda v, t: v * v))
+    yield Candidate(f"inverted:{name}", sentence(f"with {words} inverted (multiplied where it divides, "
+                                                  "or divided where it multiplies)"), page,
+                    transformed(name, lambda v, t: 1 / v))
+    if isinstance(trace[name], float) and trace[name] > 1:  # a scale such as √d: its square root, too
+        yield Candidate(f"root:{name}", sentence(f"with the square root of {words}"), page,
+                        transformed(name, lambda v, t: v ** 0.5))
+
+
+def _constant_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    words, page, current = words_of(name), page_of(name), trace[name]
+    # a fill is mid-gray, black or white, or 0.5, mid-gray of pixels in [0, 1]; eps is also tried at PyTorch's
+    # default and at a negligible size
+    for value in (0.0, -1.0, 1.0) + ((0.5,) if name == "fill" else ()) + ((1e-5, 1e-12) if name == "eps" else ()):
+        if value != current:
+            why = (": 0.5 is mid-gray of pixels in [0, 1], and these are normalized to [-1, 1], where mid-gray is 0"
+                   if name == "fill" and value == 0.5 and current == 0 else "")
+            yield Candidate(f"constant:{name}:{fmt(value)}", sentence(
+                f"with {words} {fmt(value)} instead of {fmt(current)}{why}"), page, maths.set_to(name, value))
+
+
+def _axis_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    names, page, current = AXIS_NAMES.get(name, {}), page_of(name), trace[name]
+    for axis in names:
+        if axis != current:
+            yield Candidate(f"axis:{name}:{axis}", sentence(
+                f"with {words_of(name)} running over {names[axis]} instead of {names[current]}"), page,
+                maths.set_to(name, axis))
+
+
+def _order_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    current, page = tuple(trace[name]), page_of(name)
+    fixed = 1 if name in ("patch_axes", "kernel_axes") else 0  # the image / feature axis stays first
+    for order in itertools.permutations(current[fixed:]):
+        order = current[:fixed] + order
+        if order != current:
+            yield Candidate(f"order:{name}:{'-'.join(str(getattr(o, 'name', o)) for o in order)}", sentence(
+                f"with {_orderwords_of(name, order, current)}"), page, maths.set_to(name, order))
+
+
+def _orderwords_of(name: str, order: tuple, current: tuple) -> str:
+    if name == "quadrants":
+        return (f"the quadrants in the order {', '.join(q.name for q in order)}; the lecture's is "
+                f"{', '.join(q.name for q in current)}")
+    if name == "qkv_layout":
+        return (f"each row's 3D columns split as ({', '.join(order)}); they are [q | k | v], each H heads of d "
+                "consecutive features")
+    labels = ORDER_NAMES.get(name)
+    if labels is None:
+        return f"{words_of(name)} as {order} instead of {current}"
+    if name == "qkv_parts":
+        return f"q, k and v taken from the column blocks of {', '.join(labels[i] for i in order)}"
+    names = ", ".join(labels[i] for i in order)
+    return f"{words_of(name)} as ({names}); the lecture's is ({', '.join(labels[i] for i in current)})"
+
+
+def _index_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    if name == "target":  # a class read off by one
+        for shift in (-1, 1):
+            target = int(trace[name]) + shift
+            if target < 0:  # class -1 is the last one: no class before the first
+                continue
+            yield Candidate(f"index:target:{shift:+d}", sentence(
+                f"reading class {target} instead of the target class {int(trace[name])}: the target's column is "
+                "[:, target], as given"), page_of(name), maths.set_to(name, target))
+        return
+    for index, words in ((-1, "the last row"), (1, "row 1, the first patch")):
+        yield Candidate(f"index:{name}:{index}", sentence(f"reading {words} instead of the CLS row, row 0"),
+                        page_of(name), maths.set_to(name, index))
+
+
+def _size_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    """A cover's side halved or doubled (a quadrant a quarter of the image's side)."""
+    current = int(trace[name])
+    if name == "cover_size":  # the slice's end one off: image[top:top + size] covers rows top..top+size-1
+        for size in (current - 1, current + 1):
+            yield Candidate(f"size:{name}:{size}", sentence(
+                f"covering {size}×{size} pixels where {current}×{current} are asked: image[top:top + size] covers "
+                "rows top..top + size − 1"), page_of(name), maths.set_to(name, size))
+    for size, change in ((current // 2, f"half of {current}"), (current * 2, f"twice {current}")):
+        if size > 0:
+            yield Candidate(f"size:{name}:{size}", sentence(f"with {words_of(name)} {size} pixels ({change})"),
+                            page_of(name), maths.set_to(name, size))
+    if name == "quadrant_side":  # the sizes read from image.shape[:2], (1, 3) of a (1, 3, H, W) image
+        yield Candidate(f"size:{name}:0", sentence(
+            f"with nothing covered: {words_of(name)} came out 0 pixels, as when the height and width are read from "
+            "the wrong axes (image.shape[:2] of a (1, 3, H, W) image is (1, 3)); they are image.shape[-2:]"),
+            page_of(name), maths.set_to(name, 0))
+
+
+_ROLE_EDITS: dict[str, Callable[[str, Any], Iterator[Candidate]]] = {
+    "value": _value_edits, "term": _term_edits, "factor": _factor_edits, "constant": _constant_edits,
+    "axis": _axis_edits, "order": _order_edits, "index": _index_edits, "size": _size_edits,
+}
