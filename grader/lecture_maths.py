@@ -234,9 +234,11 @@ class Trace:
         return self._named(name, value, "value")
 
     def input(self, name: str, value: Any) -> Any:
-        """An argument, recorded so that an edit may use it elsewhere; never edited itself. A quantity
-        the caller already computed under this name keeps its role (embed's tokens, passed on)."""
-        self.roles.setdefault(name, "input")
+        """An argument, recorded so that an edit may use it elsewhere or transform it as it comes in. A
+        quantity the caller already computed under this name keeps its role (embed's tokens, passed on),
+        and an edit of it is applied where it was computed, not again here."""
+        if self.roles.setdefault(name, "input") == "input":
+            return self._named(name, value, "input")
         self.values[name] = value
         self.log.append(name)
         return value
@@ -380,7 +382,7 @@ def patchify(images: Array, patch_size: int = 16, trace: Trace | None = None) ->
     ops = ops_for(images)
     B, C, H, W = images.shape
     P = patch_size
-    t.input("images", images)
+    images = t.input("images", images)
     grid = images.reshape(B, C, H // P, P, W // P, P)  # (B, C, rows, P, cols, P)
     ordered = ops.permute(grid, t.order("patch_axes", PATCH_AXES))  # (B, rows, cols, C, P, P)
     return t("patches", ordered.reshape(B, (H // P) * (W // P), C * P * P))  # (B, N, C*P*P)
@@ -424,7 +426,7 @@ def project(patches: Array, W_E: Array, b_E: Array, trace: Trace | None = None) 
 def add_position(tokens: Array, pos_table: Array, trace: Trace | None = None) -> Array:
     """WHAT + WHERE: row i of the table added to token i (pages 16-17)."""
     t = trace if trace is not None else Trace()
-    t.input("tokens", tokens)
+    tokens = t.input("tokens", tokens)
     return t("with_position", tokens + t.term("pos_table", pos_table))  # (B, N, D)
 
 
@@ -436,8 +438,8 @@ def prepend_cls(tokens: Array, cls_token: Array, trace: Trace | None = None) -> 
     t = trace if trace is not None else Trace()
     ops = ops_for(tokens)
     B, _, D = tokens.shape
-    t.input("tokens", tokens)
-    t.input("cls_token", cls_token)
+    tokens = t.input("tokens", tokens)
+    cls_token = t.input("cls_token", cls_token)
     cls = t("cls", ops.broadcast_to(cls_token.reshape(1, 1, D), (B, 1, D)))  # (B, 1, D)
     return t("with_cls", ops.concat([cls, tokens], axis=1))  # (B, 1+N, D)
 
@@ -482,8 +484,8 @@ def attention_weights(q: Array, k: Array, trace: Trace | None = None) -> Array:
     t = trace if trace is not None else Trace()
     ops = ops_for(q)
     d = q.shape[-1]
-    t.input("q", q)
-    t.input("k", k)
+    q = t.input("q", q)
+    k = t.input("k", k)
     scores = t("scores", q @ k.mT / t.factor("sqrt_d", math.sqrt(d)))  # (B, H, N, N): query rows, key columns
     return t("A", ops.softmax(scores, axis=t.axis("softmax_axis", -1)))  # (B, H, N, N)
 
@@ -532,7 +534,7 @@ def mlp(x: Array, W_1: Array, b_1: Array, W_2: Array, b_2: Array, trace: Trace |
 def block(x: Array, p: Any, num_heads: int, trace: Trace | None = None) -> Array:
     """Pre-LN block: u = x + MSA(LN1(x)), out = u + MLP(LN2(u)) (page 34)."""
     t = trace if trace is not None else Trace()
-    t.input("x", x)
+    x = t.input("x", x)
     for name in ("ln1_weight", "ln1_bias", "ln2_weight", "ln2_bias"):
         t.input(name, getattr(p, name))
     ln1 = t("ln1", layer_norm(x, p.ln1_weight, p.ln1_bias, trace=t))  # (B, N, D)
@@ -549,7 +551,7 @@ def block(x: Array, p: Any, num_heads: int, trace: Trace | None = None) -> Array
 def read_cls(x: Array, norm_weight: Array, norm_bias: Array, trace: Trace | None = None) -> Array:
     """The final LayerNorm, then row 0, the CLS row: the image's summary (pages 38-39)."""
     t = trace if trace is not None else Trace()
-    t.input("encoded", x)
+    x = t.input("encoded", x)
     normed = t("normed", layer_norm(x, norm_weight, norm_bias, trace=t))  # (B, 1+N, D)
     return t("h", normed[:, t.index("cls_row", 0)])  # (B, D)
 

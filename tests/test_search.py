@@ -413,6 +413,14 @@ def _block_updates_subtracted(x, p, H):
     return u - (F.gelu(z) @ p.W_2 + p.b_2)
 
 
+def _block_on_standardized_input(x, p, H):
+    x = F.layer_norm(x, (x.shape[-1],))  # the rows normalized once more as they come in, at PyTorch's eps
+    u = x + _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
+                               p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
+    z = F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6) @ p.W_1 + p.b_1
+    return u + (F.gelu(z) @ p.W_2 + p.b_2)
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -565,6 +573,27 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:updates_subtracted", "subtracted from the rows"),
     ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_value_added,
      "edit.move:value_added", "added to the square's pixels"),
+    # an operation applied where the lecture applies none, to any quantity or argument
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: F.relu(F.gelu(x @ W_1 + b_1) @ W_2 + b_2), "edit.applied:mlp:relu",
+     "the MLP update with every negative value set to 0"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8",
+     lambda *args: torch.tanh(_heads_from_values(*args)), "edit.applied:attn:tanh", "tanh applied to the attention"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_on_standardized_input,
+     "edit.applied_to_input:x:standardized", "before anything else is computed with it"),
+    ("03_position", "add_position · random 7 tokens x 5 features",
+     lambda tokens, table: F.layer_norm(tokens, tokens.shape[-1:]) + table,
+     "edit.applied_to_input:tokens:standardized", "each row of the token rows normalized"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (F.normalize(q, dim=-1) @ F.normalize(k, dim=-1).transpose(-2, -1) / q.shape[-1] ** 0.5)
+     .softmax(-1), "edit.move:cosine_scores", "cosine"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features",
+     lambda x, w, b: ((x - x.mean(-1, keepdim=True)) * w + b) / (x.var(-1, unbiased=False, keepdim=True)
+                                                                  + 1e-6).sqrt(),
+     "edit.move:bias_over_std", "bias divided by the standard deviation"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.erf(z) / 2 ** 0.5))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:gelu_formula_7", "erf(z)/√2"),
 ]
 
 

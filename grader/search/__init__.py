@@ -26,6 +26,7 @@ from grader import lecture_maths as maths
 from grader import mistakes, numerics
 from grader.expected.arguments import numpy_arguments
 from grader.results import Finding
+from grader.suites.findings import GENERIC_EDITS
 from grader.search.edits import role_edits
 from grader.search.moves import moves
 from grader.search.words import WORDS, Candidate
@@ -185,17 +186,28 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numer
     if not close(call.correct, expected):  # the rebuilt call must give the expected output
         return None
     got_first, expected_first = first.of_first_image(got), first.of_first_image(expected)
-    fitting = []
-    for candidate in candidates(case.function, first.trace):
-        if time.process_time() > deadline:
-            return None
-        output = first.of_first_image(call.edited(candidate)) if candidate.across_images else first.edited(candidate)
-        if output is not None and output.shape == got_first.shape and close(got_first, output) \
-                and not close(output, expected_first):
-            fitting.append(candidate)
-    matches = [(c, output) for c in fitting for output in [call.edited(c)]
-               if output is not None and output.shape == got.shape and close(got, output)]
-    return _single(matches, case.function)
+    every = list(candidates(case.function, first.trace))
+    # an operation put on any quantity names a mistake only where no edit of the computation itself fits:
+    # those are tried last, and only then
+    for tier in ([c for c in every if not _generic(c)], [c for c in every if _generic(c)]):
+        fitting = []
+        for candidate in tier:
+            if time.process_time() > deadline:
+                return None
+            output = first.of_first_image(call.edited(candidate)) if candidate.across_images \
+                else first.edited(candidate)
+            if output is not None and output.shape == got_first.shape and close(got_first, output) \
+                    and not close(output, expected_first):
+                fitting.append(candidate)
+        matches = [(c, output) for c in fitting for output in [call.edited(c)]
+                   if output is not None and output.shape == got.shape and close(got, output)]
+        if matches:
+            return _single(matches, case.function)
+    return None
+
+
+def _generic(candidate: Candidate) -> bool:
+    return candidate.id.partition(":")[0] in GENERIC_EDITS
 
 
 class _Call:
@@ -289,6 +301,7 @@ def _named(spellings: list[Candidate], function: str) -> Finding:
     block reading the embedded rows) are both said: the numbers cannot tell them apart."""
     # the lecture's named move says it best, then one quantity in place of another (for one output of
     # several, it claims nothing about the others), else the first edit
+    spellings = sorted(spellings, key=_generic)  # (stable) an operation put anywhere says it last
     first = spellings[0]
     for prefixes in (("move:", "activation:"), ("replaced:",)):
         first = next((c for c in spellings if c.id.startswith(prefixes)), first)

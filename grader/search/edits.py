@@ -1,6 +1,8 @@
 """The edits the search tries on any quantity, by its role in the lecture's computation: a value
 replaced by another of its shape, sign-flipped or transposed; a term left out, subtracted, doubled or
-scaled; a factor left out, squared or inverted; a constant, axis, order, row or size changed."""
+scaled; a factor left out, squared or inverted; a constant, axis, order, row or size changed; and an
+operation the lecture does not apply there (tanh, a ReLU, a clip, a row normalized ...) applied to a value
+or to an argument as it comes in."""
 from __future__ import annotations
 
 import itertools
@@ -32,6 +34,61 @@ def _value_edits(name: str, trace: Any) -> Iterator[Candidate]:
     if value.ndim >= 2 and value.shape[-1] == value.shape[-2]:
         yield Candidate(f"transposed:{name}", sentence(f"with {words_of(name)} transposed (last two axes swapped)"),
                         page, transformed(name, lambda v, t: v.mT))
+    yield from _applied_edits(name, trace)
+
+
+# ---------------------------------------------------------------- an operation applied where none belongs
+
+def _standardized(v: np.ndarray) -> np.ndarray:
+    """A LayerNorm without weight or bias at PyTorch's eps 1e-5, as F.layer_norm or nn.LayerNorm adds it."""
+    centred = v - v.mean(axis=-1, keepdims=True)  # (..., n)
+    return centred / np.sqrt(np.square(centred).mean(axis=-1, keepdims=True) + 1e-5)
+
+
+def _unit_rows(v: np.ndarray) -> np.ndarray:
+    return v / np.linalg.norm(v, axis=-1, keepdims=True)  # (..., n), each row of length 1
+
+
+#: (id, what is applied, in words with {q} for the quantity, the operation, whether it works on each row
+#: along the last axis). Students add a squashing or a normalization where the lecture has none: tanh after
+#: the projection, a LayerNorm of rows already normalized, a map clamped at 0, a softmax taken twice.
+APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], bool], ...] = (
+    ("tanh", "tanh applied to {q}", np.tanh, False),
+    ("relu", "{q} with every negative value set to 0 (a ReLU applied)", lambda v: np.maximum(v, 0), False),
+    ("sigmoid", "a sigmoid applied to {q}", lambda v: 1 / (1 + np.exp(-v)), False),
+    ("gelu", "GELU applied to {q}", lambda v: maths.ops_for(v).gelu(v), False),
+    ("clip01", "{q} clipped to [0, 1]", lambda v: np.clip(v, 0, 1), False),
+    ("clip11", "{q} clipped to [-1, 1]", lambda v: np.clip(v, -1, 1), False),
+    ("abs", "the absolute value of {q} (every sign made positive)", np.abs, False),
+    ("zeros", "{q} replaced by zeros", np.zeros_like, False),
+    ("standardized", "each row of {q} normalized to mean 0 and variance 1 (a LayerNorm without weight or bias "
+                     "applied)", _standardized, True),
+    ("centred", "each row of {q} centred (its mean subtracted)", lambda v: v - v.mean(axis=-1, keepdims=True), True),
+    ("unit_rows", "each row of {q} scaled to length 1", _unit_rows, True),
+    ("softmax", "a softmax applied to each row of {q}", lambda v: maths.ops_for(v).softmax(v, -1), True),
+    ("max_divided", "each row of {q} divided by its largest value", lambda v: v / v.max(axis=-1, keepdims=True),
+     True),
+)
+
+
+def _applied_edits(name: str, trace: Any, prefix: str = "applied", when: str = "") -> Iterator[Candidate]:
+    """`name` passed through one operation the lecture does not apply to it (APPLIED); the kinds each
+    claims are grader/suites/findings.py's APPLIED_KINDS."""
+    value, page = trace[name], page_of(name)
+    if not isinstance(value, np.ndarray) or value.dtype.kind != "f" or value.size < 2:
+        return
+    for kind, words, operation, per_row in APPLIED:
+        if per_row and (value.ndim == 0 or value.shape[-1] < 2):
+            continue
+        if kind == "zeros" and prefix != "applied_to_input":  # a value zeroed is a term left out, or a zero result
+            continue
+        yield Candidate(f"{prefix}:{name}:{kind}", sentence("with " + words.format(q=words_of(name)) + when), page,
+                        transformed(name, lambda v, t, op=operation: op(v)))
+
+
+def _input_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    """An argument transformed as it comes in (the rows normalized again before the projection)."""
+    yield from _applied_edits(name, trace, "applied_to_input", ", before anything else is computed with it")
 
 
 def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
@@ -182,6 +239,7 @@ def _size_edits(name: str, trace: Any) -> Iterator[Candidate]:
 
 
 _ROLE_EDITS: dict[str, Callable[[str, Any], Iterator[Candidate]]] = {
-    "value": _value_edits, "term": _term_edits, "factor": _factor_edits, "constant": _constant_edits,
+    "value": _value_edits, "input": _input_edits, "term": _term_edits, "factor": _factor_edits,
+    "constant": _constant_edits,
     "axis": _axis_edits, "order": _order_edits, "index": _index_edits, "size": _size_edits,
 }

@@ -100,19 +100,21 @@ def _mlp_first(value: Any, t: Any) -> Any:
                                           p.W_o, p.b_o, heads)
 
 
-#: GELU(z) = half · z · (one + erf(z / root)) with one of its three constants changed, as the lecture
-#: writes it (page 35): (the constants, what was written, the lecture's).
+#: GELU(z) = half · z · (one + erf(z / root) · outer) with one of its constants changed or moved, as the
+#: lecture writes it (page 35): ((half, one, root[, outer]), what was written, the lecture's).
 GELU_FORMULAS = (((1.0, 1.0, np.sqrt(2)), "without the 0.5: z·(1 + erf(z/√2))", "0.5·z·(1 + erf(z/√2))"),
                  ((0.5, 0.0, np.sqrt(2)), "without the 1 +: 0.5·z·erf(z/√2)", "0.5·z·(1 + erf(z/√2))"),
                  ((0.5, 1.0, 1 / np.sqrt(2)), "with erf(z·√2)", "erf(z/√2)"),
                  ((0.5, 1.0, 2.0), "with erf(z/2)", "erf(z/√2)"),
                  ((0.5, 1.0, 1.0), "with erf(z)", "erf(z/√2)"),
-                 ((1.0, 0.0, np.sqrt(2)), "as z·erf(z/√2), without the 0.5 and the 1 +", "0.5·z·(1 + erf(z/√2))"))
+                 ((1.0, 0.0, np.sqrt(2)), "as z·erf(z/√2), without the 0.5 and the 1 +", "0.5·z·(1 + erf(z/√2))"),
+                 ((0.5, 1.0, 1.0, 1 / np.sqrt(2)), "with erf(z)/√2, the √2 dividing erf instead of z",
+                  "erf(z/√2)"))
 
 
-def _gelu_formula(half: float, one: float, root: float) -> Callable[[Any], Any]:
+def _gelu_formula(half: float, one: float, root: float, outer: float = 1.0) -> Callable[[Any], Any]:
     erf = maths.ops_for(np.zeros(1)).erf
-    return lambda t: half * t["hidden"] * (one + erf(t["hidden"] / root))
+    return lambda t: half * t["hidden"] * (one + erf(t["hidden"] / root) * outer)
 
 
 def _activation_moves() -> Iterator[Candidate]:
@@ -230,6 +232,10 @@ def _norm_parameter_moves() -> Iterator[Candidate]:
                                                      "scaled by the weight, then shifted by the weight instead of "
                                                      "the bias"), 36,
                     maths.recomputed("ln_out", lambda t: t["normalized"] * t["ln_weight"] + t["ln_weight"]))
+    yield Candidate("move:bias_over_std", sentence(
+        "with the bias divided by the standard deviation too, (centred·weight + bias) / σ: only the centred rows "
+        "are divided, then scaled and shifted: (x − mean) / σ · weight + bias"), 36,
+        maths.recomputed("ln_out", lambda t: t["normalized"] * t["ln_weight"] + t["ln_bias"] / t["std"]))
     yield Candidate("move:gain_plus_one", sentence(
         "with the rows scaled by 1 + weight, as norms whose stored gain is an offset from 1 (initialized at 0) "
         "scale them; this checkpoint stores the gain itself: normalized · weight + bias"), 36,
@@ -574,6 +580,11 @@ def _scale_by_D() -> Candidate:
 def _weights_moves() -> Iterator[Candidate]:
     yield from _attention_moves()
     yield _scale_by_D()
+    yield Candidate("move:cosine_scores", sentence(
+        "with q and k scaled to length 1 before their dot product, the cosine of each pair: the score is the plain "
+        "dot product q·k / √d, whose size counts too"), 28,
+        maths.recomputed("scores", lambda t: _unit_length(t["q"], -1) @ _unit_length(t["k"], -1).swapaxes(-1, -2)
+                         / t["sqrt_d"]))
 
 
 def _multi_head_moves() -> Iterator[Candidate]:

@@ -204,6 +204,17 @@ def _sum_to_one(sums: np.ndarray) -> bool:
     return numerics.close(sums, np.ones_like(sums), numerics.SUMS_TO_ONE)
 
 
+#: A fitted curve explains numbers when what it leaves is at most this share of their spread: float32
+#: rounding leaves ~1e-7 of it; a fit that merely sits within the tolerance leaves far more.
+FIT_SHARE = 1e-3
+
+
+def _fits(g: np.ndarray, fitted: np.ndarray, close) -> bool:
+    """`fitted` gives the numbers `g`: within the test's tolerance, or, where the mistake multiplied the
+    rounding errors with the values (logits times 100), leaving at most FIT_SHARE of their spread."""
+    return close(g, fitted) or float(np.abs(g - fitted).max()) <= FIT_SHARE * float(np.ptp(g))
+
+
 def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
     """Rows that are softmax(c · the right scores): the scores were scaled by c too many times."""
     if (e <= 0).any() or (g <= 0).any():
@@ -215,7 +226,9 @@ def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
         return None
     fitted = np.exp(c * le)
     fitted /= fitted.sum(axis=-1, keepdims=True)
-    if not close(g, fitted):
+    # a temperature fits to rounding; nearly uniform weights (scores all near 0) fit any small c within the
+    # tolerance, however they were made, and say nothing of a scale
+    if not close(g, fitted) or np.abs(g - fitted).max() > FIT_SHARE * np.ptp(g):
         return None
     text = (f"Your weights are the softmax of the right scores times {_fmt(c)}{_factor_name(c)}: "
             "the scale of q·kᵀ is off; divide by √d, once (page 28).")
@@ -391,6 +404,35 @@ def _constant(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
                   "values vary.")
 
 
+def _same_everywhere(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """One row for every row of every image, or one result for every image, where the expected ones
+    differ: what was computed does not depend on the rows (or the image) the function was given."""
+    if e.ndim < 2 or e.shape[-1] < 2:
+        return None
+    per_image = list(getattr(case, "axes", []))[:1] == ["image"] and e.shape[0] > 1
+    rows_e, rows_g = e.reshape(-1, e.shape[-1]), g.reshape(-1, e.shape[-1])
+    if (not (per_image and e.ndim == 2) and len(rows_g) > 2 and _all_alike(rows_g)
+            and not _all_alike(rows_e)):
+        return _found("same_row_everywhere", "Every row of your result is one and the same vector, where the "
+                      "expected rows differ: your rows do not depend on the rows your function was given (they are "
+                      "replaced, zeroed or left out before they are read).")
+    if per_image and _all_alike(g) and not _all_alike(e):
+        return _found("same_for_every_image", "Every image of the batch gets the same result, where the expected "
+                      "results differ: what you compute does not depend on the image's own rows (one image's, or "
+                      "rows that are the same for every image, are used for all).")
+    return None
+
+
+#: Rows computed alike from the same numbers agree to a few float32 roundings of their size (8 units
+#: in the last place); rows that merely fall within the tolerance of each other still depend on their input.
+_ALIKE = 8 * float(np.finfo(np.float32).eps)
+
+
+def _all_alike(x: np.ndarray) -> bool:
+    """Every entry along the first axis equals the first, to a few float32 roundings."""
+    return bool(np.abs(x - x[:1]).max() <= _ALIKE * max(1.0, float(np.abs(x).max())))
+
+
 def _original_probability(case: Any) -> float | None:
     """occlusion_map's original probability of its target: the case's model run once on the uncovered
     image with the lecture maths (the probe model, or the checkpoint's ViT), or as the fixture builder
@@ -435,7 +477,7 @@ def _scale(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
     if close(g, np.zeros_like(g)):
         return _found("all_zero", "Every value of your result is zero (within the tolerance).")
     c = _factor(e, g)
-    if abs(c - 1) > 1e-3 and close(g, c * e):
+    if abs(c - 1) > 1e-3 and _fits(g, c * e, close):
         text = (f"Every value is {_fmt(c)} × the expected one{_factor_name(c)}: the pattern is "
                 "right, the scale is not.")
         return _found("scaled", text)
@@ -487,6 +529,57 @@ def _affine(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | 
     text = (f"Every value is {_fmt(a)} × the expected one {'+' if b > 0 else '−'} {_fmt(abs(b))}: the right "
             "pattern through a wrong scale and shift (e.g. a wrong constant of the normalization, page 8).")
     return _found("affine", text)
+
+
+def _scaled_offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """got = c·expected + v, one factor c and the same vector v in every row: the part of the sum before a
+    bias scaled by c (heads averaged instead of joined, a weighted sum divided by its count)."""
+    if e.ndim < 2 or e.shape[-1] < 2:
+        return None
+    rows_e, rows_g = e.reshape(-1, e.shape[-1]), g.reshape(-1, e.shape[-1])  # (rows, D)
+    centred = rows_e - rows_e.mean(axis=0)
+    norm = float((centred * centred).sum())
+    if len(rows_e) < 3 or norm == 0:
+        return None
+    c = float((centred * (rows_g - rows_g.mean(axis=0))).sum()) / norm
+    v = rows_g.mean(axis=0) - c * rows_e.mean(axis=0)  # (D,)
+    if abs(c - 1) < 1e-3 or not close(rows_g, c * rows_e + v) or close(rows_g, np.broadcast_to(v, rows_g.shape)):
+        return None  # (the last: the scaled part lost within the tolerance, the rows all v; no scale to speak of)
+    for spec in getattr(case, "args", []):  # v = (1 − c)·b: everything but the bias b scaled by c
+        b = numpy_array(case, spec["name"])
+        if b is not None and b.shape == v.shape and np.abs(b).max() > 0 and close(v, (1 - c) * b):
+            return _found("scaled_before_bias", f"Your result is {_fmt(c)}{_factor_name(c)} × (expected − "
+                          f"`{spec['name']}`) + `{spec['name']}`: everything computed before the bias "
+                          f"`{spec['name']}` is added is {_fmt(c)} times the right value; the bias itself is right.")
+    return _found("scaled_before_bias", f"Every value is {_fmt(c)}{_factor_name(c)} × the expected one plus the "
+                  "same vector in every row: a term scaled by that factor before a vector (a bias) is added.")
+
+
+#: The fewest values, and distinct expected values, that can show a curve rather than a coincidence.
+_CURVE_MIN_VALUES, _CURVE_MIN_DISTINCT = 20, 10
+
+
+def _curved(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """Each value a fixed monotone function of its expected value, but no straight line (the straight
+    ones are scales and shifts, found before): a nonlinearity applied where the computation has none,
+    or another one where it has one. Within a few per cent everywhere, it is an approximation instead."""
+    flat_e, flat_g = e.reshape(-1), g.reshape(-1)
+    if (flat_e.size < _CURVE_MIN_VALUES or len(np.unique(flat_e)) < _CURVE_MIN_DISTINCT
+            or _within_a_few_per_cent(g, e)):
+        return None
+    order = np.argsort(flat_e, kind="stable")
+    ys = flat_g[order]  # your values, in the order of their expected ones
+    rising = close(ys[1:], np.maximum(ys[1:], ys[:-1]))  # never below the one before, within the tolerance
+    falling = close(ys[1:], np.minimum(ys[1:], ys[:-1]))
+    if not (rising or falling) or len(np.unique(ys)) < _CURVE_MIN_DISTINCT:  # a step is no curve
+        return None
+    if _fits(flat_g, np.polyval(np.polyfit(flat_e, flat_g, 1), flat_e), close):  # a straight line: scale, shift
+        return None
+    picks = order[np.round(np.linspace(0, flat_e.size - 1, 5)).astype(int)]
+    points = ", ".join(f"{_fmt(float(flat_e[i]))} → {_fmt(float(flat_g[i]))}" for i in picks)
+    return _found("curved", f"Each of your values is a fixed {'increasing' if rising else 'decreasing'} function of "
+                  f"its expected value, but not a straight line (expected → yours: {points}): a nonlinearity is "
+                  "applied where the computation has none, or another one where it has one.")
 
 
 def _factor_name(c: float) -> str:
@@ -578,7 +671,24 @@ def _reordered(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | N
         if axis == e.ndim - 1 and e.ndim > 1:
             return _feature_order(perm, case)
         return _order_sentence(perm, axes[axis], case)
-    return None
+    return _rows_across_images(case, e, g, close, axes)
+
+
+def _rows_across_images(case: Any, e: np.ndarray, g: np.ndarray, close, axes: list[str]) -> str | None:
+    """(B, N, D): every row a right row, but some from another image (a batch axis moved in a permute
+    before the reshape)."""
+    if e.ndim != 3 or axes[:1] != ["image"] or e.shape[0] < 2:
+        return None
+    B, N, D = e.shape
+    perm = _matching(e.reshape(B * N, D), g.reshape(B * N, D), 0, close)
+    if perm is None or not (perm // N != np.arange(B * N) // N).any():
+        return None
+    label = _labeler(axes[1] if len(axes) > 1 else "row", getattr(case, "extra", {}).get("grid"))
+    moved = [i for i in range(B * N) if perm[i] != i][:3]
+    shown = "; ".join(f"your image {i // N + 1}'s {label(i % N)} is the expected image {perm[i] // N + 1}'s "
+                      f"{label(int(perm[i]) % N)}" for i in moved)
+    return (f"Your rows are all right rows, in an order that mixes the images of the batch: {shown}; .... Keep "
+            "the images' axis first through every permute and reshape.")
 
 
 def _row_axes(axes: list[str], shape: tuple[int, ...]) -> list[int]:
@@ -894,6 +1004,13 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
         return None
     fill = 0.0 if fill is None else float(fill)
     asked = f"rows {top}..{top + size - 1}, columns {left}..{left + size - 1}"
+    outside = np.ones(g.shape[-2:], bool)
+    outside[top:top + size, left:left + size] = False
+    kept, blank = image[..., outside], g[..., outside]  # (B, C, pixels outside the square)
+    if np.ptp(blank) <= 1e-6 < np.ptp(kept) and np.ptp(g) > 1e-6:  # (one value everywhere: cover_everything)
+        return _found("cover_on_blank", f"Outside the square your result is {_fmt(float(blank.flat[0]))} "
+                      "everywhere: the images are not kept. A cover starts from a copy of the images and sets "
+                      f"only {asked} (page 42).")
     changed = (np.abs(g - image) > 1e-6).any(axis=(0, 1))  # (H, W)
     rows, cols = np.flatnonzero(changed.any(axis=1)), np.flatnonzero(changed.any(axis=0))
     if rows.size == 0:
@@ -925,8 +1042,8 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
     return None
 
 
-_CHECKS = (_cover, _probabilities, _normalize_precedence, _wrapped_pixels, _constant, _position, _sign, _magnitude,
-           _transposed, _other_part, _dropout, _scale, _offset, _affine, _input_added, _reordered, _joined_heads,
-           _row_read, _some_rows, _normalization, _approximate)
+_CHECKS = (_cover, _probabilities, _normalize_precedence, _wrapped_pixels, _constant, _same_everywhere, _position,
+           _sign, _magnitude, _transposed, _other_part, _dropout, _scale, _offset, _affine, _scaled_offset,
+           _input_added, _reordered, _joined_heads, _row_read, _curved, _some_rows, _normalization, _approximate)
 #: The finding of the checks that return a plain sentence.
 _CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_some_rows": "some_rows"}

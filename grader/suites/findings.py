@@ -63,6 +63,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("cover_nothing", "nothing was covered", "fill part", 42),
     ("cover_place", "the cover in the wrong place", "part", 42),
     ("cover_everything", "the whole image covered", "constant part", 42),
+    ("cover_on_blank", "a cover on a blank image: the images not kept", "constant part", 42),
     ("cover_fill", "the cover filled with the wrong value", "fill", 42),
     ("cover_channel_means", "the cover filled with the channel means", "fill", 42),
     ("position_multiplied", "content and position multiplied", "term", 16),
@@ -84,6 +85,10 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("position_sinusoidal", "the Transformer's sine-and-cosine table added instead of the learned one", "term", 16),
     ("dropout", "dropout left on: values set to 0 at random, the rest scaled up", "term", None),
     ("grid_side_count", "a grid of one patch more, or fewer, per side", "term", 7),
+    ("same_row_everywhere", "one row for every row, whatever the input rows", "inputs term", None),
+    ("same_for_every_image", "one result for every image, whatever the image", "inputs term", None),
+    ("scaled_before_bias", "everything before a bias scaled by one factor", "scale shift", None),
+    ("curved", "the right values through a curve", "activation", None),
 ]}
 
 
@@ -97,6 +102,15 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
     ("inverted", "term"), ("root", "term"), ("reversed", "order"), ("shifted", "order"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
     ("index", "term"), ("activation", "activation"), ("size", "part"),
+]}
+#: What each operation applied where the lecture applies none claims (`edit.applied:<quantity>:<operation>`,
+#: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
+#: also claims a wrong input.
+APPLIED_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
+    ("tanh", "activation"), ("relu", "activation"), ("sigmoid", "activation"), ("gelu", "activation"),
+    ("clip01", "activation"), ("clip11", "activation"), ("abs", "activation magnitude"), ("zeros", "term inputs"),
+    ("standardized", "term"), ("centred", "term shift"), ("unit_rows", "term"), ("softmax", "activation term"),
+    ("max_divided", "term"),
 ]}
 #: What each of the lecture's known moves claims, by its name.
 MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
@@ -144,7 +158,7 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("patches_normalized", "inputs"), ("tanh_after_projection", "activation"), ("unit_class_vectors", "inputs"),
     ("each_block_twice", "term"), ("first_channel_only", "part"), ("variance_over_everything", "axis"),
     ("pseudo_inverse", "term"), ("weights_averaged_over_heads", "term axis"), ("updates_subtracted", "sign term"),
-    ("value_added", "fill"),
+    ("value_added", "fill"), ("bias_over_std", "term"), ("cosine_scores", "inputs term"),
 ]}
 
 
@@ -154,6 +168,18 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
 QUANTITY_KINDS: dict[str, frozenset[str]] = {"pixel_mean": frozenset({"shift"}), "pixel_std": frozenset({"scale"}),
                                              "pixel_range": frozenset({"scale", "shift"}),
                                              "sqrt_d": frozenset({"scale"})}
+
+
+#: The edit kinds that are no step of the lecture's computation but an operation put on any quantity: they
+#: name a mistake only where no other edit gives the numbers (a LayerNorm of rows already normalized at
+#: another eps gives the numbers of several of LayerNorm's own edits within the tolerance).
+GENERIC_EDITS = frozenset({"applied", "applied_to_input"})
+
+
+def generic(finding_id: str) -> bool:
+    """Whether an edit finding (`edit.<kind>:...`) is one of GENERIC_EDITS only."""
+    prefix, _, edits = finding_id.partition(".")
+    return prefix == "edit" and all(edit.partition(":")[0] in GENERIC_EDITS for edit in edits.split("|"))
 
 
 def edit_kinds(finding_id: str) -> frozenset[str]:
@@ -176,6 +202,9 @@ def _one_edit_kinds(edit: str) -> frozenset[str]:
         return frozenset({"fill"} if quantity == "fill" else {"term"})
     if kind == "index":  # another row, or another class's column, read
         return frozenset({"term", "inputs"})
+    if kind in ("applied", "applied_to_input"):
+        operation = APPLIED_KINDS.get(rest.split(":")[-1], frozenset())
+        return operation | ({"inputs"} if kind == "applied_to_input" else set())
     if kind == "size" and rest.endswith(":0"):  # no pixels covered: the sizes read from the wrong axes
         return frozenset({"part", "constant", "inputs"})
     return EDIT_KINDS.get(kind, frozenset()) | QUANTITY_KINDS.get(quantity, frozenset())

@@ -18,6 +18,7 @@ from grader.results import PROBABILITY_MAP, Finding
 from grader.steps import get_step
 from grader.suites.diagnosis import diagnose, diagnose_count, said_beside
 from grader.suites.feedback import INSTRUMENTS, Feedback, compare, shape_text
+from grader.suites.findings import generic
 from grader.suites.returned import Returned
 
 FLOAT_DTYPES = ("float32", "float64")
@@ -257,6 +258,7 @@ def _edit_named(case: Case, expected: np.ndarray, value: Any, part: int | None) 
             fingerprint = fingerprint[part]
         if _matches(fingerprint, value) and not _matches(fingerprint, expected):
             fitting.append(finding)
+    fitting = [f for f in fitting if not generic(f.id)] or fitting  # an operation put anywhere comes last
     return fitting[0] if len(fitting) == 1 else None
 
 
