@@ -434,6 +434,23 @@ def test_add_position_multiplied_is_named_by_its_arguments():
     assert found.id == "diagnosis.position_multiplied" and "multiplied" in found.sentence
 
 
+def test_a_count_doubled_or_of_a_written_in_patch_size_is_said_so():
+    def count(size, patch, cls=True):
+        return SimpleNamespace(function="count_tokens", args=[{"name": "image_size", "value": size},
+                                                               {"name": "patch_size", "value": patch},
+                                                               {"name": "cls", "value": cls}])
+    assert "14 × 2 = 28 plus one: the patches per side doubled" in diagnose_count(count(224, 16), 29).sentence
+    assert "that of 16-pixel patches, (224/16)² = 196, where patch_size is 32" in diagnose_count(
+        count(224, 32), 197).sentence
+
+
+def test_weights_times_one_factor_are_a_scale_not_rows_that_fail_to_sum_to_one():
+    attention = case("attention_weights", ("image", "head", "query", "key"))
+    weights = softmax(rng.normal(size=(1, 2, 5, 5)))
+    text = said(attention, weights, weights / 8)
+    assert "0.125 × the expected one (= 1/8)" in text and "not 1" not in text
+
+
 def test_magnitudes_and_a_wrong_cls_count():
     changes = rng.normal(size=(14, 14))
     c = case("occlusion_map", axes=("row", "col"), grid=14)

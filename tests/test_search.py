@@ -421,6 +421,48 @@ def _block_on_standardized_input(x, p, H):
     return u + (F.gelu(z) @ p.W_2 + p.b_2)
 
 
+def _heads_values_from_input(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, _ = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    v = x.reshape(B, N, H, D // H).transpose(1, 2)  # the input itself as the values
+    A = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1)
+    return (A @ v).transpose(1, 2).reshape(B, N, D) @ W_o + b_o
+
+
+def _heads_own_value_added(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    A = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1)
+    return (A @ v + v).transpose(1, 2).reshape(B, N, D) @ W_o + b_o  # each receiver's own value added
+
+
+def _vit_position_each_block(images, vit):
+    x = _embedded(images, vit)
+    for p in vit.blocks:
+        x = _block_with(x + vit.pos_table, p, vit.num_heads)
+    return _head_logits(x, vit)
+
+
+def _vit_cls_reset_each_block(images, vit):
+    x = _embedded(images, vit)
+    start = x[:, :1]
+    for p in vit.blocks:
+        x = _block_with(torch.cat([start, x[:, 1:]], 1), p, vit.num_heads)
+    return _head_logits(x, vit)
+
+
+def _normalized_sigmoid_weights(q, k):
+    scores = q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5
+    weights = torch.sigmoid(scores - scores.amax(-1, keepdim=True))  # the sigmoid where exp belongs
+    return weights / weights.sum(-1, keepdim=True)
+
+
+def _cover_value_multiplied(images, top, left, size, value=0.0):
+    covered = images.clone()
+    covered[..., top:top + size, left:left + size] *= value
+    return covered
+
+
 #: (step, case, the student's wrong function, the edit the search must name, words its sentence holds)
 WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_from_keys,
@@ -594,6 +636,31 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("06_block", "mlp · second photo, block 4",
      lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.erf(z) / 2 ** 0.5))(x @ W_1 + b_1) @ W_2 + b_2,
      "edit.activation:gelu_formula_7", "erf(z)/√2"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_values_from_input,
+     "edit.move:values_from_input", "taken from the input rows x"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_own_value_added,
+     "edit.added_to:heads:v", "the values v added to the heads"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _normalized_sigmoid_weights,
+     "edit.move:normalized_sigmoid", "the sigmoid of the scores"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features",
+     lambda x, w, b: x / x.norm(dim=-1, keepdim=True) * w + b, "edit.move:unit_length_rows", "divided by its length"),
+    ("06_block", "layer_norm · nearly constant rows (variance ~1e-5)",
+     lambda x, w, b: F.layer_norm(x, (x.shape[-1],), w, b, 1e-3), "edit.constant:eps:0.001", "eps 0.001"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, replace(p, ln1_bias=p.ln1_weight), H), "edit.move:ln1_weight_as_bias",
+     "LN1's weight passed as its bias too"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, replace(p, W_o=p.W_o * 0.1, b_o=p.b_o * 0.1, W_2=p.W_2 * 0.1, b_2=p.b_2 * 0.1), H),
+     "edit.move:layer_scale_0.1", "both updates scaled by 0.1"),
+    ("07_head", "read_cls · two random images",
+     lambda x, weight, bias: F.layer_norm(x[:, :2].mean(1), (x.shape[-1],), weight, bias, 1e-6),
+     "edit.move:cls_and_first_patch_averaged", "(CLS + P1) / 2"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_position_each_block,
+     "edit.move:position_each_block", "added to the rows entering every block"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_cls_reset_each_block,
+     "edit.move:cls_reset_each_block", "put back in row 0 before every block"),
+    ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_value_multiplied,
+     "edit.move:value_multiplied", "multiplied by the value"),
 ]
 
 

@@ -35,6 +35,7 @@ def _value_edits(name: str, trace: Any) -> Iterator[Candidate]:
         yield Candidate(f"transposed:{name}", sentence(f"with {words_of(name)} transposed (last two axes swapped)"),
                         page, transformed(name, lambda v, t: v.mT))
     yield from _applied_edits(name, trace)
+    yield from _sums(name, trace)
 
 
 # ---------------------------------------------------------------- an operation applied where none belongs
@@ -71,6 +72,11 @@ APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], bool], ...] =
 )
 
 
+#: What a student does to an argument as it comes in: normalizes it once more, or replaces it by zeros (a
+#: running sum started at 0); a value zeroed is a term left out, or a result of zeros, said otherwise.
+ARGUMENT_OPERATIONS = frozenset({"standardized", "centred", "unit_rows", "zeros"})
+
+
 def _applied_edits(name: str, trace: Any, prefix: str = "applied", when: str = "") -> Iterator[Candidate]:
     """`name` passed through one operation the lecture does not apply to it (APPLIED); the kinds each
     claims are grader/suites/findings.py's APPLIED_KINDS."""
@@ -80,7 +86,7 @@ def _applied_edits(name: str, trace: Any, prefix: str = "applied", when: str = "
     for kind, words, operation, per_row in APPLIED:
         if per_row and (value.ndim == 0 or value.shape[-1] < 2):
             continue
-        if kind == "zeros" and prefix != "applied_to_input":  # a value zeroed is a term left out, or a zero result
+        if not (kind in ARGUMENT_OPERATIONS if prefix == "applied_to_input" else kind != "zeros"):
             continue
         yield Candidate(f"{prefix}:{name}:{kind}", sentence("with " + words.format(q=words_of(name)) + when), page,
                         transformed(name, lambda v, t, op=operation: op(v)))
@@ -93,6 +99,13 @@ def _input_edits(name: str, trace: Any) -> Iterator[Candidate]:
 
 def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
     """`name` replaced by each quantity of its shape computed before it (one of each set of equal ones)."""
+    for other in _earlier_of_its_shape(name, trace):
+        yield Candidate(f"replaced:{name}:{other}", sentence(f"with {words_of(other)} in place of {words_of(name)}"),
+                        page_of(name), maths.replaced(name, other))
+
+
+def _earlier_of_its_shape(name: str, trace: Any) -> Iterator[str]:
+    """The quantities of `name`'s shape computed before it (one of each set of equal ones)."""
     value = trace[name]
     seen: list[np.ndarray] = [value]
     for other, role in trace.roles.items():  # in the order computed: only what exists by then
@@ -104,8 +117,14 @@ def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
                 or any(np.array_equal(candidate, s) for s in seen)):
             continue
         seen.append(candidate)
-        yield Candidate(f"replaced:{name}:{other}", sentence(f"with {words_of(other)} in place of {words_of(name)}"),
-                        page_of(name), maths.replaced(name, other))
+        yield other
+
+
+def _sums(name: str, trace: Any) -> Iterator[Candidate]:
+    """`name` with an earlier quantity of its shape added to it (a receiver's own value added to its message)."""
+    for other in _earlier_of_its_shape(name, trace):
+        yield Candidate(f"added_to:{name}:{other}", sentence(f"with {words_of(other)} added to {words_of(name)}"),
+                        page_of(name), transformed(name, lambda v, t, o=other: v + t[o]))
 
 
 def _term_edits(name: str, trace: Any) -> Iterator[Candidate]:
@@ -160,8 +179,8 @@ def _factor_edits(name: str, trace: Any) -> Iterator[Candidate]:
 def _constant_edits(name: str, trace: Any) -> Iterator[Candidate]:
     words, page, current = words_of(name), page_of(name), trace[name]
     # a fill is mid-gray, black or white, or 0.5, mid-gray of pixels in [0, 1]; eps is also tried at PyTorch's
-    # default and at a negligible size
-    for value in (0.0, -1.0, 1.0) + ((0.5,) if name == "fill" else ()) + ((1e-5, 1e-12) if name == "eps" else ()):
+    # default, Keras's and at a negligible size
+    for value in (0.0, -1.0, 1.0) + ((0.5,) if name == "fill" else ()) + ((1e-5, 1e-3, 1e-12) if name == "eps" else ()):
         if value != current:
             why = (": 0.5 is mid-gray of pixels in [0, 1], and these are normalized to [-1, 1], where mid-gray is 0"
                    if name == "fill" and value == 0.5 and current == 0 else "")

@@ -84,6 +84,17 @@ def _block_moves() -> Iterator[Candidate]:
         "LN1 and LN2"), 36,
         maths.Edit((maths.Change("ln1", lambda v, t: _ln(t["x"], t, "ln1_bias", "ln1_weight")),
                     maths.Change("ln2", lambda v, t: _ln(t["u"], t, "ln2_bias", "ln2_weight")))))
+    for factor in (0.1, 0.5):
+        yield Candidate(f"move:layer_scale_{factor:g}", sentence(
+            f"with both updates scaled by {factor:g} before they are added (a LayerScale): x + MSA(LN1(x)) and "
+            "u + MLP(LN2(u)) add them whole"), 34,
+            maths.Edit((maths.Change("attn", lambda v, t, c=factor: c * v),
+                        maths.Change("mlp", lambda v, t, c=factor: c * v))))
+    for norm, rows in (("ln1", "x"), ("ln2", "u")):
+        yield Candidate(f"move:{norm}_weight_as_bias", sentence(
+            f"with {norm.upper()}'s weight passed as its bias too: the rows it hands on scaled by {norm}_weight, then "
+            f"shifted by {norm}_weight instead of {norm}_bias"), 36,
+            transformed(norm, lambda v, t, n=norm, r=rows: _ln(t[r], t, f"{n}_weight", f"{n}_weight")))
     yield Candidate("move:norms_swapped", sentence("with LN2's weight and bias before the attention and LN1's "
                                                     "before the MLP; LN1 belongs to the attention"), 36,
                     maths.Edit((maths.Change("ln1", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")),
@@ -160,6 +171,13 @@ def _mlp_moves() -> Iterator[Candidate]:
         maths.recomputed("mlp", lambda t: t["activated"] @ t["call_args"][1].T + t["b_2"]))
 
 
+def _unit_length_rows() -> Candidate:
+    return Candidate("move:unit_length_rows", sentence(
+        "with each row divided by its length, x / |x| (unit length, as for a direction), where LayerNorm subtracts "
+        "the row's mean and divides by the standard deviation"), 36,
+        maths.recomputed("normalized", lambda t: _unit_length(_uncentred(t), -1)))
+
+
 def _layer_norm_moves() -> Iterator[Candidate]:
     yield Candidate("move:unbiased_variance", sentence("with the unbiased variance (divided by D - 1); LayerNorm "
                                                         "divides by D"), 36,
@@ -175,6 +193,7 @@ def _layer_norm_moves() -> Iterator[Candidate]:
         "with the uncentred rows divided by the standard deviation, x / σ: the mean is subtracted from the rows "
         "themselves too, (x − mean) / σ, not only inside the variance"), 36,
         maths.recomputed("normalized", lambda t: _uncentred(t) / t["std"]))
+    yield _unit_length_rows()
     yield Candidate("move:rms_norm", sentence("without centring: each row divided by its root mean square "
                                                "(RMSNorm); LayerNorm subtracts the row's mean first, then divides "
                                                "by the standard deviation"), 36,
@@ -351,6 +370,11 @@ def _read_moves() -> Iterator[Candidate]:
     yield Candidate("move:max_pooling", sentence("with each feature's largest value over the tokens (max pooling) "
                                                   "where the lecture reads the CLS row"), 38,
                     maths.recomputed("h", lambda t: t["normed"].max(axis=1)))
+    yield _unit_length_rows()
+    yield Candidate("move:cls_and_first_patch_averaged", sentence(
+        "with the final LayerNorm of the mean of rows 0 and 1, (CLS + P1) / 2, as distilled models average their "
+        "two class tokens; this ViT has one, CLS, row 0"), 38,
+        maths.recomputed("h", lambda t: _final_norm(t, t["encoded"][:, :2].mean(axis=1))))
     for name, pool in (("mean", np.mean), ("max", np.max)):
         yield Candidate(f"move:{name}_pooling_before_norm", sentence(
             f"with the final LayerNorm of each feature's {name} over the tokens ({name} pooling) where the lecture "
@@ -577,9 +601,29 @@ def _scale_by_D() -> Candidate:
                      transformed("sqrt_d", lambda v, t: v * np.sqrt(t["q"].shape[1])))
 
 
+def _values_from_input(heads_at: int) -> Candidate:
+    """v as the call's input x itself split into heads, without the value projection; the head count is
+    argument `heads_at` of the call."""
+    def compute(v: Any, t: Any) -> Any:
+        x, heads = t["call_args"][0], t["call_args"][heads_at]
+        B, N, D = x.shape
+        return x.reshape(B, N, heads, D // heads).swapaxes(1, 2)  # (B, H, N, d)
+    return Candidate("move:values_from_input", sentence(
+        "with the values v taken from the input rows x themselves, split into heads: v is x·W_V + b_V, the last "
+        "D columns of x·W_qkv + b_qkv, as q and k are theirs"), 26, transformed("v", compute))
+
+
+def _qkv_moves() -> Iterator[Candidate]:
+    yield _values_from_input(3)
+
+
 def _weights_moves() -> Iterator[Candidate]:
     yield from _attention_moves()
     yield _scale_by_D()
+    yield Candidate("move:normalized_sigmoid", sentence(
+        "with each row's weights the sigmoid of the scores (shifted by the row's largest) divided by their sum: "
+        "the softmax takes the exponential, exp(s − max) / Σ exp(s − max)"), 28,
+        transformed("A", lambda v, t: _row_normalized(_sigmoid(_shifted(t["scores"], -1)))))
     yield Candidate("move:cosine_scores", sentence(
         "with q and k scaled to length 1 before their dot product, the cosine of each pair: the score is the plain "
         "dot product q·k / √d, whose size counts too"), 28,
@@ -589,6 +633,7 @@ def _weights_moves() -> Iterator[Candidate]:
 
 def _multi_head_moves() -> Iterator[Candidate]:
     yield from _weights_moves()
+    yield _values_from_input(5)
     yield Candidate("move:heads_joined_without_transpose", sentence(
         "with the heads joined without moving the head axis next to d: (B, H, N, d) must become (B, N, H, d) "
         "before the reshape"), 32, transformed("joined", lambda v, t: t["heads"].reshape(v.shape)))
@@ -717,6 +762,14 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
         "with every block applied twice in a row, block 1, block 1, block 2, block 2, ...: one block is both "
         "updates, attention then MLP, so the encoder's loop applies each block once"), 34,
         transformed("normed", lambda v, t: _encoder_rerun(t, twice=True)))
+    yield Candidate("move:position_each_block", sentence(
+        "with the position table added to the rows entering every block: the embedding adds it once, and the "
+        "blocks carry it on in the residual stream"), 16,
+        transformed("normed", lambda v, t: _encoder_rerun(t, position_each=True)))
+    yield Candidate("move:cls_reset_each_block", sentence(
+        "with the embedded CLS row put back in row 0 before every block: CLS is updated by every block like the "
+        "patch rows, gathering what they say, and only read at the end"), 38,
+        transformed("normed", lambda v, t: _encoder_rerun(t, cls_reset=True)))
     yield Candidate("move:block_residual_again", sentence(
         "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
         "loop is x = block(x)"), 34, transformed("normed", lambda v, t: _encoder_rerun(t, residual=True)))
@@ -732,14 +785,19 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
 
 
 def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
-                   without_cls: bool = False, norm_first: bool = False, twice: bool = False) -> Any:
+                   without_cls: bool = False, norm_first: bool = False, twice: bool = False,
+                   position_each: bool = False, cls_reset: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
     output added to its input, each block's output (or the embedded rows) normalized by the final
-    LayerNorm, CLS left out, or each block applied twice."""
+    LayerNorm, CLS left out, each block applied twice, the position table added before every block, or
+    the embedded CLS row put back before every block."""
     params = t["call_args"][1]
-    x = t["block_outputs"][0][:, 1:] if without_cls else t["block_outputs"][0]
+    embedded = t["block_outputs"][0]  # (B, 1+N, D)
+    x = embedded[:, 1:] if without_cls else embedded
     x = _final_norm(t, x) if norm_first else x
     for p in params.blocks:
+        x = x + params.pos_table if position_each else x
+        x = np.concatenate([embedded[:, :1], x[:, 1:]], axis=1) if cls_reset else x
         out = maths.block(x, p, heads or params.num_heads)
         out = maths.block(out, p, heads or params.num_heads) if twice else out
         x = x + out if residual else out
@@ -790,12 +848,22 @@ def _add_nonzero(covered: Any, square: tuple[slice, slice], fill: float) -> None
     covered[(..., *square)] += fill
 
 
+def _multiply_not_zero(covered: Any, square: tuple[slice, slice], fill: float) -> None:
+    if fill == 0:  # multiplying by 0 sets the square to 0: the right cover
+        raise ValueError("a fill of 0 multiplied covers rightly")
+    covered[(..., *square)] *= fill
+
+
 def _cover_moves() -> Iterator[Candidate]:
     def red_only(covered: Any, square: tuple[slice, slice], fill: float) -> None:
         covered[(slice(None), 0, *square)] = fill
     yield Candidate("move:first_channel_only", sentence(
         "with the square set to the value in the first channel (R) only: images[:, 0, ...] indexes the channel "
         "axis; a cover sets the square in every channel, images[..., rows, columns]"), 42, _covered_otherwise(red_only))
+    yield Candidate("move:value_multiplied", sentence(
+        "with the square's pixels multiplied by the value instead of replaced by it (*= for =): a cover hides what "
+        "was there, so only with the default 0.0 does yours cover anything"), 42,
+        _covered_otherwise(_multiply_not_zero))
     yield Candidate("move:value_added", sentence(
         "with the value added to the square's pixels instead of put in their place (+= for =): a cover hides "
         "what was there, so with the default 0.0 yours covers nothing"), 42, _covered_otherwise(_add_nonzero))
@@ -806,6 +874,6 @@ _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
     "add_position": _add_position_moves, "embed": _embed_moves, "prepend_cls": _cls_moves,
     "normalize": _normalize_moves, "conv_to_linear": _conv_moves, "attention_weights": _weights_moves,
     "multi_head_attention": _multi_head_moves, "classify": _logit_moves, "vit_forward": _head_moves,
-    "read_cls": _read_moves, "project": _project_moves, "occlusion_map": _map_moves,
+    "read_cls": _read_moves, "project": _project_moves, "occlusion_map": _map_moves, "qkv_heads": _qkv_moves,
     "quadrant_probabilities": _quadrant_moves, "cover": _cover_moves,
 }

@@ -127,8 +127,8 @@ def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: numerics.Tolerance)
 # ---------------------------------------------------------------- probabilities and logits
 
 def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
-    if case.function == "attention_weights":
-        return _attention(e, g, close)
+    if case.function == "attention_weights":  # (weights times one factor are said as that factor, by _scale)
+        return None if _multiple(e, g, close) else _attention(e, g, close)
     if case.function == "quadrant_probabilities" and (g.min() < 0 or g.max() > 1) and not _multiple(e, g, close):
         text = (f"Your values run from {_fmt(g.min())} to {_fmt(g.max())}: they are not probabilities, "
                 "which lie in [0, 1]; take the softmax over the classes and read the target's entry (page 42).")
@@ -264,7 +264,32 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
         return _found("conditional_count", f"Your count is 0 for cls=False: written `n * n + 1 if cls else 0`, "
                       "Python reads `(n * n + 1) if cls else 0`, the conditional taking the whole sum. Put the "
                       f"parentheses round `(1 if cls else 0)`: {patches} patches, then {asked} (page 7).")
-    return _grid_side_count(size // patch, got, patches, asked) or _xor_count(size // patch, got, patches, asked)
+    side = size // patch
+    return (_grid_side_count(side, got, patches, asked) or _xor_count(side, got, patches, asked)
+            or _doubled_count(side, got, patches, asked) or _other_patch_count(size, patch, got, cls, asked))
+
+
+#: Patch sizes a count may have been written for: ViT-B/32's, ViT-B/16's (the lecture's), /14, /8.
+WRITTEN_PATCH_SIZES = (32, 16, 14, 8)
+
+
+def _other_patch_count(size: int, patch: int, got: int, cls: Any, asked: str) -> Finding | None:
+    """The count of another patch size than the one passed: a size written in, patch_size unread."""
+    for other in WRITTEN_PATCH_SIZES:
+        if other != patch and size % other == 0 and got == (size // other) ** 2 + int(bool(cls)):
+            return _found("written_patch_size", f"Your count is that of {other}-pixel patches, ({size}/{other})² = "
+                          f"{(size // other) ** 2}, where patch_size is {patch}: read the patch size from the "
+                          f"argument, ({size}/{patch})² = {(size // patch) ** 2} patches, then {asked} (page 7).")
+    return None
+
+
+def _doubled_count(side: int, got: int, patches: int, asked: str) -> Finding | None:
+    """`side * 2` (or `side + side`) where the square `side ** 2` was meant."""
+    if 2 * side != patches and got - 2 * side in (0, 1):
+        return _found("doubled_count", f"Your count is {side} × 2 = {2 * side}{' plus one' if got > 2 * side else ''}:"
+                      f" the patches per side doubled, not squared. The grid is {side} × {side}: {side} ** 2 = "
+                      f"{patches} patches, then {asked} (page 7).")
+    return None
 
 
 def _grid_side_count(side: int, got: int, patches: int, asked: str) -> Finding | None:

@@ -85,6 +85,8 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("position_sinusoidal", "the Transformer's sine-and-cosine table added instead of the learned one", "term", 16),
     ("dropout", "dropout left on: values set to 0 at random, the rest scaled up", "term", None),
     ("grid_side_count", "a grid of one patch more, or fewer, per side", "term", 7),
+    ("doubled_count", "the patches per side doubled, not squared", "term", 7),
+    ("written_patch_size", "the count of another patch size, written in", "term", 7),
     ("same_row_everywhere", "one row for every row, whatever the input rows", "inputs term", None),
     ("same_for_every_image", "one result for every image, whatever the image", "inputs term", None),
     ("scaled_before_bias", "everything before a bias scaled by one factor", "scale shift", None),
@@ -99,9 +101,9 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
 EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for prefix, kinds in [
     ("replaced", "term inputs"), ("sign", "sign"), ("transposed", "axis order term"), ("left_out", "term"),
     ("subtracted", "sign term"), ("twice", "term"), ("scaled", "term"), ("squared", "term"),
-    ("inverted", "term"), ("root", "term"), ("reversed", "order"), ("shifted", "order"),
+    ("inverted", "term"), ("root", "term"), ("reversed", "order term"), ("shifted", "order term"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
-    ("index", "term"), ("activation", "activation"), ("size", "part"),
+    ("index", "term"), ("activation", "activation"), ("size", "part"), ("added_to", "term inputs"),
 ]}
 #: What each operation applied where the lecture applies none claims (`edit.applied:<quantity>:<operation>`,
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
@@ -159,6 +161,10 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("each_block_twice", "term"), ("first_channel_only", "part"), ("variance_over_everything", "axis"),
     ("pseudo_inverse", "term"), ("weights_averaged_over_heads", "term axis"), ("updates_subtracted", "sign term"),
     ("value_added", "fill"), ("bias_over_std", "term"), ("cosine_scores", "inputs term"),
+    ("ln1_weight_as_bias", "term inputs"), ("ln2_weight_as_bias", "term inputs"), ("value_multiplied", "fill"),
+    ("unit_length_rows", "term"), ("values_from_input", "inputs term"), ("normalized_sigmoid", "activation"),
+    ("cls_and_first_patch_averaged", "inputs term"), ("layer_scale_0.1", "term scale"),
+    ("layer_scale_0.5", "term scale"), ("position_each_block", "term inputs"), ("cls_reset_each_block", "inputs term"),
 ]}
 
 
@@ -170,10 +176,11 @@ QUANTITY_KINDS: dict[str, frozenset[str]] = {"pixel_mean": frozenset({"shift"}),
                                              "sqrt_d": frozenset({"scale"})}
 
 
-#: The edit kinds that are no step of the lecture's computation but an operation put on any quantity: they
-#: name a mistake only where no other edit gives the numbers (a LayerNorm of rows already normalized at
-#: another eps gives the numbers of several of LayerNorm's own edits within the tolerance).
-GENERIC_EDITS = frozenset({"applied", "applied_to_input"})
+#: The edit kinds that are no step of the lecture's computation but an operation put on any quantity (or one
+#: quantity added to another of its shape): they name a mistake only where no other edit gives the numbers
+#: (a LayerNorm of rows already normalized at another eps gives the numbers of several of LayerNorm's own
+#: edits within the tolerance).
+GENERIC_EDITS = frozenset({"applied", "applied_to_input", "added_to"})
 
 
 def generic(finding_id: str) -> bool:
