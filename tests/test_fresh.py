@@ -28,6 +28,8 @@ from mutants.blind13 import BLIND13
 from mutants.blind14 import BLIND14
 from mutants.blind15 import BLIND15
 from mutants.blind16 import BLIND16
+from mutants.blind17 import BLIND17
+from mutants.blind18 import BLIND18
 from mutants.catalogue import MUTANTS
 from mutants.fresh import CLAIMS, FRESH, INDEPENDENT
 from mutants.novel import NOVEL
@@ -46,7 +48,8 @@ def test_the_fresh_set_covers_every_step_with_enough_mistakes():
 EDIT_SETS = {"fresh": FRESH, "novel": NOVEL, "blind": BLIND, "blind2": BLIND2, "blind3": BLIND3, "blind4": BLIND4,
              "blind5": BLIND5, "blind6": BLIND6, "blind7": BLIND7,
              "blind8": BLIND8, "blind9": BLIND9, "blind10": BLIND10, "blind11": BLIND11,
-             "blind12": BLIND12, "blind13": BLIND13, "blind14": BLIND14, "blind15": BLIND15, "blind16": BLIND16}
+             "blind12": BLIND12, "blind13": BLIND13, "blind14": BLIND14, "blind15": BLIND15, "blind16": BLIND16,
+             "blind17": BLIND17, "blind18": BLIND18}
 
 
 @pytest.mark.parametrize("mutants", EDIT_SETS.values(), ids=EDIT_SETS.keys())
