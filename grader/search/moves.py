@@ -745,34 +745,33 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
             f"with every block's attention split into {HEADS} heads, the lecture's ViT-Ti count, written in; this "
             f"model's blocks have {params.num_heads} heads each: read them from params.num_heads"), 32,
             transformed("normed", lambda v, t: _encoder_rerun(t, heads=HEADS)))
-    yield Candidate("move:norm_after_every_block", sentence(
-        "with the final LayerNorm applied after every block: each block after the first reads normalized rows, and "
-        "read_cls normalizes the last block's once more; the loop is x = block(x), the final norm comes once, "
-        "after the last block"), 52,
-        transformed("normed", lambda v, t: _encoder_rerun(t, norm_each=True)))
-    yield Candidate("move:final_norm_first", sentence(
-        "with the final LayerNorm applied to the embedded rows before the blocks too (an ln_pre, as CLIP's image "
-        "encoder has); this ViT's final norm comes once, after the last block"), 52,
-        transformed("normed", lambda v, t: _encoder_rerun(t, norm_first=True)))
-    yield Candidate("move:encoder_without_cls", sentence(
-        "with the blocks run on the patch rows alone, CLS left out, so that row 0 read at the end is P1's: CLS "
-        "goes through every block with the patches, gathering what they say"), 50,
-        transformed("normed", lambda v, t: _encoder_rerun(t, without_cls=True)))
-    yield Candidate("move:each_block_twice", sentence(
-        "with every block applied twice in a row, block 1, block 1, block 2, block 2, ...: one block is both "
-        "updates, attention then MLP, so the encoder's loop applies each block once"), 34,
-        transformed("normed", lambda v, t: _encoder_rerun(t, twice=True)))
-    yield Candidate("move:position_each_block", sentence(
-        "with the position table added to the rows entering every block: the embedding adds it once, and the "
-        "blocks carry it on in the residual stream"), 16,
-        transformed("normed", lambda v, t: _encoder_rerun(t, position_each=True)))
-    yield Candidate("move:cls_reset_each_block", sentence(
-        "with the embedded CLS row put back in row 0 before every block: CLS is updated by every block like the "
-        "patch rows, gathering what they say, and only read at the end"), 38,
-        transformed("normed", lambda v, t: _encoder_rerun(t, cls_reset=True)))
-    yield Candidate("move:block_residual_again", sentence(
-        "with each block applied as x + block(x): the block already adds its residuals, so the encoder's "
-        "loop is x = block(x)"), 34, transformed("normed", lambda v, t: _encoder_rerun(t, residual=True)))
+    for name, words, page, rerun in ENCODER_RERUNS:
+        yield Candidate(f"move:{name}", sentence(words), page,
+                        transformed("normed", lambda v, t, how=rerun: _encoder_rerun(t, **how)))
+
+
+#: The encoder's blocks rerun otherwise from the embedded rows: (name, what was done, page, how
+#: `_encoder_rerun` does it).
+ENCODER_RERUNS: tuple[tuple[str, str, int, dict[str, bool]], ...] = (
+    ("norm_after_every_block", "with the final LayerNorm applied after every block: each block after the first "
+     "reads normalized rows, and read_cls normalizes the last block's once more; the loop is x = block(x), the "
+     "final norm comes once, after the last block", 52, {"norm_each": True}),
+    ("final_norm_first", "with the final LayerNorm applied to the embedded rows before the blocks too (an ln_pre, "
+     "as CLIP's image encoder has); this ViT's final norm comes once, after the last block", 52,
+     {"norm_first": True}),
+    ("encoder_without_cls", "with the blocks run on the patch rows alone, CLS left out, so that row 0 read at the "
+     "end is P1's: CLS goes through every block with the patches, gathering what they say", 50,
+     {"without_cls": True}),
+    ("each_block_twice", "with every block applied twice in a row, block 1, block 1, block 2, block 2, ...: one "
+     "block is both updates, attention then MLP, so the encoder's loop applies each block once", 34,
+     {"twice": True}),
+    ("position_each_block", "with the position table added to the rows entering every block: the embedding adds "
+     "it once, and the blocks carry it on in the residual stream", 16, {"position_each": True}),
+    ("cls_reset_each_block", "with the embedded CLS row put back in row 0 before every block: CLS is updated by "
+     "every block like the patch rows, gathering what they say, and only read at the end", 38, {"cls_reset": True}),
+    ("block_residual_again", "with each block applied as x + block(x): the block already adds its residuals, so "
+     "the encoder's loop is x = block(x)", 34, {"residual": True}),
+)
 
 
 def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
