@@ -39,12 +39,12 @@ def quadrant_probabilities(model: Callable[[Tensor], Tensor], image: Tensor, tar
 
     Args:
         model: maps normalized images (B, 3, H, W) to logits (B, C).
-        image: (1, 3, H, W), normalized, e.g. (1, 3, 224, 224).
+        image: (1, 3, H, H), square and normalized, e.g. (1, 3, 224, 224).
         target: the class index to follow, e.g. 256 (Newfoundland).
 
     Returns:
         (4,): probabilities for the top-left, top-right, bottom-left, bottom-right quarter covered,
-        each quarter H/2 x W/2 (112 x 112 for the lecture's 224 x 224).
+        each quarter H/2 x H/2, a square as `cover` draws (112 x 112 for the lecture's 224 x 224).
 
     Example:
         >>> quadrant_probabilities(model, image, 256).shape  # model, image: see docs/students.md
