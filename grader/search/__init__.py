@@ -26,7 +26,7 @@ from grader import lecture_maths as maths
 from grader import mistakes, numerics
 from grader.expected.arguments import numpy_arguments
 from grader.results import Finding
-from grader.suites.findings import GENERIC_EDITS
+from grader.suites.findings import generic
 from grader.search.edits import role_edits
 from grader.search.moves import moves
 from grader.search.words import WORDS, Candidate
@@ -207,7 +207,7 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numer
 
 
 def _generic(candidate: Candidate) -> bool:
-    return candidate.id.partition(":")[0] in GENERIC_EDITS
+    return generic(f"edit.{candidate.id}")
 
 
 class _Call:

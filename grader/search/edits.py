@@ -73,20 +73,25 @@ APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], bool], ...] =
 
 
 #: What a student does to an argument as it comes in: normalizes it once more, or replaces it by zeros (a
-#: running sum started at 0); a value zeroed is a term left out, or a result of zeros, said otherwise.
+#: running sum started at 0). A value zeroed is a term left out, or a result of zeros, said otherwise.
 ARGUMENT_OPERATIONS = frozenset({"standardized", "centred", "unit_rows", "zeros"})
 
 
-def _applied_edits(name: str, trace: Any, prefix: str = "applied", when: str = "") -> Iterator[Candidate]:
-    """`name` passed through one operation the lecture does not apply to it (APPLIED); the kinds each
-    claims are grader/suites/findings.py's APPLIED_KINDS."""
+#: What is tried on a value: every operation but zeros.
+VALUE_OPERATIONS = frozenset(kind for kind, *_ in APPLIED) - {"zeros"}
+
+
+def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPERATIONS, prefix: str = "applied",
+                   when: str = "") -> Iterator[Candidate]:
+    """`name` passed through each of `operations` (of APPLIED), which the lecture does not apply to it; the
+    kinds each claims are grader/suites/findings.py's APPLIED_KINDS."""
     value, page = trace[name], page_of(name)
     if not isinstance(value, np.ndarray) or value.dtype.kind != "f" or value.size < 2:
         return
     for kind, words, operation, per_row in APPLIED:
         if per_row and (value.ndim == 0 or value.shape[-1] < 2):
             continue
-        if not (kind in ARGUMENT_OPERATIONS if prefix == "applied_to_input" else kind != "zeros"):
+        if kind not in operations:
             continue
         yield Candidate(f"{prefix}:{name}:{kind}", sentence("with " + words.format(q=words_of(name)) + when), page,
                         transformed(name, lambda v, t, op=operation: op(v)))
@@ -94,7 +99,8 @@ def _applied_edits(name: str, trace: Any, prefix: str = "applied", when: str = "
 
 def _input_edits(name: str, trace: Any) -> Iterator[Candidate]:
     """An argument transformed as it comes in (the rows normalized again before the projection)."""
-    yield from _applied_edits(name, trace, "applied_to_input", ", before anything else is computed with it")
+    yield from _applied_edits(name, trace, ARGUMENT_OPERATIONS, "applied_to_input",
+                              ", before anything else is computed with it")
 
 
 def _replacements(name: str, trace: Any) -> Iterator[Candidate]:

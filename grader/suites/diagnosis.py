@@ -211,8 +211,13 @@ FIT_SHARE = 1e-3
 
 def _fits(g: np.ndarray, fitted: np.ndarray, close) -> bool:
     """`fitted` gives the numbers `g`: within the test's tolerance, or, where the mistake multiplied the
-    rounding errors with the values (logits times 100), leaving at most FIT_SHARE of their spread."""
-    return close(g, fitted) or float(np.abs(g - fitted).max()) <= FIT_SHARE * float(np.ptp(g))
+    rounding errors with the values (logits times 100), leaving little of their spread."""
+    return close(g, fitted) or _leaves_little(g, fitted)
+
+
+def _leaves_little(g: np.ndarray, fitted: np.ndarray) -> bool:
+    """What `fitted` leaves of `g` is at most FIT_SHARE of the spread of `g`."""
+    return float(np.abs(g - fitted).max()) <= FIT_SHARE * float(np.ptp(g))
 
 
 def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
@@ -228,7 +233,7 @@ def _temperature(e: np.ndarray, g: np.ndarray, close) -> Finding | None:
     fitted /= fitted.sum(axis=-1, keepdims=True)
     # a temperature fits to rounding; nearly uniform weights (scores all near 0) fit any small c within the
     # tolerance, however they were made, and say nothing of a scale
-    if not close(g, fitted) or np.abs(g - fitted).max() > FIT_SHARE * np.ptp(g):
+    if not (close(g, fitted) and _leaves_little(g, fitted)):
         return None
     text = (f"Your weights are the softmax of the right scores times {_fmt(c)}{_factor_name(c)}: "
             "the scale of q·kᵀ is off; divide by √d, once (page 28).")
