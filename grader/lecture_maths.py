@@ -418,6 +418,7 @@ def conv_to_linear(conv_weight: Array, trace: Trace | None = None) -> Array:
 def project(patches: Array, W_E: Array, b_E: Array, trace: Trace | None = None) -> Array:
     """(B, N, 3*P*P) -> (B, N, D): one affine map for every patch, nothing else (page 10)."""
     t = trace if trace is not None else Trace()
+    patches, W_E = t.input("patches", patches), t.input("W_E", W_E)
     return t("tokens", patches @ W_E + t.term("b_E", b_E))  # (B, N, D)
 
 

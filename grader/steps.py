@@ -40,6 +40,13 @@ NORMALIZATION = OperatorFamily(re.compile(r"^_?(native_)?(layer|group|batch|inst
                                           r"|^_native_batch_norm|^_batch_norm|^_fused_rms_norm"),
                                "a library normalization")
 
+#: The functions whose lecture computation normalizes nothing, with the page that shows what they compute:
+#: a library normalization called there is a computation too many (a LayerNorm inside the MLP), not the
+#: step's own work left to a library.
+WITHOUT_NORMALIZATION: Mapping[str, int] = MappingProxyType({
+    "normalize": 8, "patchify": 7, "conv_to_linear": 10, "project": 10, "add_position": 16, "prepend_cls": 20,
+    "embed": 23, "qkv_heads": 26, "attention_weights": 28, "multi_head_attention": 31, "mlp": 36})
+
 #: Seconds each step may run unless the user says otherwise: a pure-Python loop implementation still fits.
 DEFAULT_TIMEOUT = 90.0
 #: Bytes of heap each worker may take unless the user says otherwise: a batch of 196 ViT-Ti forwards
@@ -164,6 +171,11 @@ def short_name(dotted: str) -> str:
         if dotted.startswith(prefix):
             return short + dotted[len(prefix):]
     return dotted
+
+
+#: The forbidden names that are a library normalization, dotted and as code writes them (`F.layer_norm`).
+NORMALIZATION_NAMES: frozenset[str] = frozenset(
+    name for dotted in ALL_FORBIDDEN_NAMES if "norm" in dotted.lower() for name in (dotted, short_name(dotted)))
 
 
 class UnknownStep(ValueError):

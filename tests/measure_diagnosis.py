@@ -65,7 +65,7 @@ from mutants.unseen import UNSEEN
 #: say it themselves: grader.suites.findings.FINDINGS); `wrong_values` and `wrong_count` say where, not what.
 CHECK_CLAIMS = {"shape": frozenset({"shape"}), "type": frozenset({"type"}), "dtype": frozenset({"type"}),
                 "input_modified": frozenset({"input"}), "error": frozenset({"shape"}),
-                "no_raise": frozenset({"raise"})}
+                "no_raise": frozenset({"raise"}), "extra_normalization": frozenset({"term"})}
 
 
 @dataclass

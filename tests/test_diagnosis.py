@@ -105,6 +105,22 @@ def test_rows_dealt_across_the_images_say_the_images_are_mixed():
     assert "mixes the images of the batch" in text and "your image 1's P2" in text
 
 
+def test_the_expected_values_at_other_places_say_an_axis_moved_not_rows_reordered():
+    """A (D, 3, P, P) kernel moved by movedim(-1, 0) and reshaped to (3·P·P, D): every weight is there, no
+    row is whole; the same numbers in one row everywhere, or only a row of them, are not said so."""
+    kernel = rng.normal(size=(6, 3, 2, 2))
+    expected = kernel.reshape(6, -1).T  # (12, 6)
+    scrambled = np.moveaxis(kernel, -1, 0).reshape(-1, 6)
+    text = said(case("conv_to_linear", ("input", "feature"), None), expected, scrambled)
+    assert "exactly the expected values, at other places" in text and "reshape keeps the order" in text
+    one_row = case("read_cls", ("image", "feature"), None)
+    rows = rng.normal(size=(3, 8))
+    assert "at other places" not in said(one_row, rows, rows[::-1] + 1)
+    swapped = rows.copy()
+    swapped[1] = rows[1, ::-1]  # one row's features reversed: a part, said as such
+    assert "at other places" not in said(one_row, rows, swapped)
+
+
 def test_an_offset_is_not_claimed_from_a_single_row():
     row = rng.normal(size=(1, 8))
     assert "same vector" not in said(case("read_cls", ("image", "feature")), row, row + rng.normal(size=8))
@@ -379,6 +395,8 @@ def position(got: np.ndarray) -> list:
     (np.roll(POSITION_TABLE, 1, axis=0), "position_reordered", "moved down by 1 place"),
     (0.1 * POSITION_TABLE, "position_scaled", "What you added to the tokens is 0.1 (= 1/10) × the position table"),
     (POSITION_TABLE.mean(axis=0), "position_mean", "the table's mean row to every token"),
+    (POSITION_TABLE * np.linalg.norm(POSITION_TOKENS, axis=-1, keepdims=True), "position_rows_scaled",
+     "its own position row times a factor of its own"),
     (POSITION_TABLE.mean(axis=1, keepdims=True), "position_feature_mean", "one number per token"),
     (np.arange(4.0)[:, None], "position_index", "each token's index i"),
     (np.sin(np.arange(4.0)[:, None] / 10000 ** (np.arange(6) / 6)), "position_own_table", "a table of your own"),

@@ -64,3 +64,27 @@ def test_another_exception_where_one_is_promised_says_which_was_promised():
     assert caught.value.finding.id == "no_raise.count_tokens" and caught.value.status == "failed"
     assert "raised AssertionError where its docstring promises ValueError" in caught.value.message
     _check_raises(case, Returned(ok=False, error={"type": "ValueError"}), "ValueError", {})  # kept: passes
+
+
+def test_a_library_normalization_where_the_lecture_normalizes_nothing_is_a_step_too_many():
+    """F.layer_norm inside the MLP is not LayerNorm's work left to a library (write it yourself) but a
+    normalization the lecture's MLP does not have; in block, whose LayerNorms it may replace, it is the former."""
+    from types import SimpleNamespace
+
+    import pytest
+
+    from grader.suites.feedback import Feedback
+    from grader.suites.returned import Returned
+    from grader.suites.support import _check_own_work
+
+    calls = ["F.layer_norm", "torch.ops.aten.native_layer_norm (a library normalization)"]
+    with pytest.raises(Feedback) as caught:
+        _check_own_work(SimpleNamespace(function="mlp"), Returned(ok=True, forbidden=calls))
+    assert caught.value.finding.id == "extra_normalization"
+    assert "the lecture's mlp normalizes nothing (page 36)" in caught.value.message
+    with pytest.raises(Feedback) as caught:
+        _check_own_work(SimpleNamespace(function="block"), Returned(ok=True, forbidden=calls))
+    assert caught.value.finding.id == "forbidden" and "write that computation yourself" in caught.value.message
+    with pytest.raises(Feedback) as caught:  # a convolution beside it is work left to a library, whatever else
+        _check_own_work(SimpleNamespace(function="mlp"), Returned(ok=True, forbidden=[*calls, "F.conv2d"]))
+    assert caught.value.finding.id == "forbidden"

@@ -429,6 +429,13 @@ def _heads_values_from_input(x, W_qkv, b_qkv, W_o, b_o, H):
     return (A @ v).transpose(1, 2).reshape(B, N, D) @ W_o + b_o
 
 
+def _heads_first_value_shared(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    A = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1)
+    return (A @ v[:, :1].expand_as(v)).transpose(1, 2).reshape(B, N, D) @ W_o + b_o  # head 1's values everywhere
+
+
 def _heads_own_value_added(x, W_qkv, b_qkv, W_o, b_o, H):
     B, N, D = x.shape
     q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
@@ -661,6 +668,16 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:cls_reset_each_block", "put back in row 0 before every block"),
     ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_value_multiplied,
      "edit.move:value_multiplied", "multiplied by the value"),
+    # a matrix's numbers read into its shape in another order, a patch row regrouped, one head shared
+    ("02_project", "project · random 5 patches, 12 -> 6 features", lambda X, W_E, b_E: X @ W_E.T.reshape(W_E.shape)
+     + b_E, "edit.applied_to_input:W_E:transpose_read_in_order", "read back row by row"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", lambda X, W_E, b_E: X @ W_E.reshape(
+        W_E.shape[1], W_E.shape[0]).T + b_E, "edit.applied_to_input:W_E:storage_read_transposed", "transposed back"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features",
+     lambda X, W_E, b_E: X.unflatten(-1, (3, -1)).transpose(-2, -1).flatten(-2) @ W_E + b_E,
+     "edit.move:patches_pixel_major", "pixel-major"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_first_value_shared,
+     "edit.move:first_head_v", "head 1's v used by every head"),
 ]
 
 
@@ -767,6 +784,14 @@ def test_covers_placed_at_the_grid_index_counted_from_one_or_doubled_are_named()
         got = (model(doubled).softmax(-1)[:, target] - original).reshape(side, side).double().numpy()
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.size:cover_side:32", found  # each cover twice the patch
+    for squares, edit in (([(r * patch, r * patch, patch) for r in range(side) for c in range(side)],
+                           "edit.move:covers_on_row_diagonal"),  # the row's index written for the column too
+                          ([(r * patch, c * patch, side) for r in range(side) for c in range(side)],
+                           "edit.move:cover_side_grid_count")):  # the grid's count of patches for the side
+        with torch.inference_mode():
+            got = (model(_covered(image, squares)).softmax(-1)[:, target] - original).reshape(side, side)
+        found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
+        assert found is not None and found.id == edit, found
 
 
 def test_the_top_class_probability_and_a_cover_of_half_are_named():

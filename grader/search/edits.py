@@ -98,9 +98,34 @@ def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPE
 
 
 def _input_edits(name: str, trace: Any) -> Iterator[Candidate]:
-    """An argument transformed as it comes in (the rows normalized again before the projection)."""
+    """An argument transformed as it comes in (the rows normalized again before the projection), or a
+    matrix's numbers read out in another order into its own shape."""
     yield from _applied_edits(name, trace, ARGUMENT_OPERATIONS, "applied_to_input",
                               ", before anything else is computed with it")
+    yield from _scrambles(name, trace)
+
+
+#: A (m, n) matrix's numbers read into its own shape in another order, as a student makes the shapes fit:
+#: its transpose read row by row (`W.T.reshape(W.shape)`), or its storage read as (n, m) and transposed
+#: back (`W.reshape(n, m).T`), undoing a transposed storage it never had. Every number is there, at
+#: another place: the shapes fit and nothing fails.
+SCRAMBLES: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray]], ...] = (
+    ("transpose_read_in_order", "{q} transposed and read back row by row into its own shape "
+                                "(`.T.reshape(shape)`): its numbers scrambled, not transposed",
+     lambda v: v.T.reshape(v.shape)),
+    ("storage_read_transposed", "{q}'s numbers read as the transposed shape and transposed back "
+                                "(`.reshape(n, m).T`): its numbers scrambled; it is used as it comes",
+     lambda v: v.reshape(v.shape[::-1]).T),
+)
+
+
+def _scrambles(name: str, trace: Any) -> Iterator[Candidate]:
+    value = trace[name]
+    if not isinstance(value, np.ndarray) or value.ndim != 2 or value.shape[0] == value.shape[1] or 1 in value.shape:
+        return  # a square matrix's scramble is its transpose, which the transposes try
+    for kind, words, operation in SCRAMBLES:
+        yield Candidate(f"applied_to_input:{name}:{kind}", sentence("with " + words.format(q=words_of(name))),
+                        page_of(name), transformed(name, lambda v, t, op=operation: op(v)))
 
 
 def _replacements(name: str, trace: Any) -> Iterator[Candidate]:

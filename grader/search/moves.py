@@ -437,10 +437,24 @@ def _project_moves() -> Iterator[Candidate]:
         "with each patch row normalized to mean 0 and variance 1 before the projection, a LayerNorm on the "
         "flattened patch that this checkpoint does not have; ViT projects the patch rows as they are"), 10,
         _projected_otherwise(lambda X, W_E, b_E: _plain_layer_norm(X) @ W_E + b_E))
+    yield Candidate("move:patches_pixel_major", sentence(
+        "with each patch row reordered pixel-major (R, G, B of its first pixel, then of the next) before the "
+        "projection, W_E's rows left channel-major: patchify's rows are channel-major already, the order W_E's rows "
+        "follow"), 9, _projected_otherwise(lambda X, W_E, b_E: _regrouped(X, 3) @ W_E + b_E))
+    yield Candidate("move:patches_channel_major_again", sentence(
+        "with each patch row read as pixel-major and reordered channel-major before the projection: patchify's rows "
+        "are channel-major already, the order W_E's rows follow"), 9,
+        _projected_otherwise(lambda X, W_E, b_E: _regrouped(X, -1) @ W_E + b_E))
     for name, words, activation in (("relu", "ReLU", ops.relu), ("gelu", "GELU", ops.gelu), ("tanh", "tanh", np.tanh)):
         yield Candidate(f"move:{name}_after_projection", sentence(
             f"followed by {words}; the patch projection is affine only"), 10,
             transformed("tokens", lambda v, t, f=activation: f(v)))
+
+
+def _regrouped(rows: Any, groups: int) -> Any:
+    """(..., K) rows read as (groups, K / groups) and written out by the other axis first: channel-major
+    patch rows made pixel-major (groups 3), or pixel-major ones read channel-major (groups -1, K / 3 groups)."""
+    return rows.reshape(*rows.shape[:-1], groups, -1 if groups != -1 else 3).swapaxes(-1, -2).reshape(rows.shape)
 
 
 def _map_moves() -> Iterator[Candidate]:
@@ -468,6 +482,18 @@ def _map_moves() -> Iterator[Candidate]:
         "with the grid counted from 1: cover (r, c) put on patch (r + 1, c + 1), the last row and column of covers "
         "off the image; range(side) counts 0, 1, ..., side − 1"), 44,
         maths.recomputed("covered_probabilities", lambda t: _covered(t, first=1)))
+    yield Candidate("move:covers_on_row_diagonal", sentence(
+        "with cover (r, c) put at pixel (r·P, r·P), the row's index written for the column too: every cell of a row "
+        "measures the same patch on the diagonal; cover (r, c) starts at pixel (r·P, c·P)"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _covered_at(t, lambda r, c: (r, r))))
+    yield Candidate("move:covers_on_column_diagonal", sentence(
+        "with cover (r, c) put at pixel (c·P, c·P), the column's index written for the row too: every cell of a "
+        "column measures the same patch on the diagonal; cover (r, c) starts at pixel (r·P, c·P)"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _covered_at(t, lambda r, c: (c, c))))
+    yield Candidate("move:cover_side_grid_count", sentence(
+        "with each cover as many pixels on a side as the grid has patches per side (14 for a 224-pixel image of "
+        "16-pixel patches) instead of the patch size P: the two numbers of page 7, 14 patches of 16 pixels"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _covered_at(t, lambda r, c: (r, c), grid_count=True)))
     yield Candidate("move:logit_change", sentence(
         "with the change of the target's logit, before any softmax; the map compares probabilities, the "
         "softmax of each image's logits"), 44, maths.recomputed("change", lambda t: _target_change(t, "logit")))
@@ -506,6 +532,20 @@ def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None, fi
         patch_size = t["call_args"][3] if len(t["call_args"]) > 3 else 16
         covers = maths.patch_covers(image, patch_size, t["fill"], None, step, first)
     return maths.ops_for(covers).softmax(model(covers), axis=axis)[:, target + shift]
+
+
+def _covered_at(t: Any, cell: Callable[[int, int], tuple[int, int]], grid_count: bool = False) -> Any:
+    """The covers' target probabilities, cover (r, c) placed on the patch cell(r, c) instead of its own; of side
+    the grid's count of patches per side instead of P with `grid_count`."""
+    model, image, target = t["call_args"][:3]
+    patch_size = t["call_args"][3] if len(t["call_args"]) > 3 else 16
+    side = image.shape[-1] // patch_size
+    size = side if grid_count else patch_size
+    covers = maths.ops_for(image).copy(np.broadcast_to(image, (side * side, *image.shape[1:])))  # (side², 3, H, W)
+    for index in range(side * side):
+        top, left = (patch_size * i for i in cell(*divmod(index, side)))
+        covers[index, ..., top:top + size, left:left + size] = t["fill"]
+    return maths.ops_for(covers).softmax(model(covers), axis=-1)[:, target]
 
 
 def _quadrant_moves() -> Iterator[Candidate]:
@@ -613,13 +653,26 @@ def _values_from_input(heads_at: int) -> Candidate:
         "D columns of x·W_qkv + b_qkv, as q and k are theirs"), 26, transformed("v", compute))
 
 
+def _first_head_everywhere(name: str) -> Candidate:
+    """Every head computing with head 1's q, k or v (one head shared, as multi-query attention shares its keys
+    and values); (B, H, N, d)."""
+    return Candidate(f"move:first_head_{name}", sentence(
+        f"with head 1's {name} used by every head, as if one {name} head were shared by all (multi-query "
+        f"attention shares its keys and values); each head h computes with its own {name}, its own d columns"), 32,
+        transformed(name, lambda v, t: np.broadcast_to(v[:, :1], v.shape).copy()))
+
+
 def _qkv_moves() -> Iterator[Candidate]:
     yield _values_from_input(3)
+    for name in ("q", "k", "v"):
+        yield _first_head_everywhere(name)
 
 
 def _weights_moves() -> Iterator[Candidate]:
     yield from _attention_moves()
     yield _scale_by_D()
+    for name in ("q", "k"):
+        yield _first_head_everywhere(name)
     yield Candidate("move:normalized_sigmoid", sentence(
         "with each row's weights the sigmoid of the scores (shifted by the row's largest) divided by their sum: "
         "the softmax takes the exponential, exp(s − max) / Σ exp(s − max)"), 28,
@@ -634,6 +687,7 @@ def _weights_moves() -> Iterator[Candidate]:
 def _multi_head_moves() -> Iterator[Candidate]:
     yield from _weights_moves()
     yield _values_from_input(5)
+    yield _first_head_everywhere("v")
     yield Candidate("move:heads_joined_without_transpose", sentence(
         "with the heads joined without moving the head axis next to d: (B, H, N, d) must become (B, N, H, d) "
         "before the reshape"), 32, transformed("joined", lambda v, t: t["heads"].reshape(v.shape)))

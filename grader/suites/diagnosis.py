@@ -351,6 +351,11 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
     if abs(factor - 1) > 1e-3 and abs(factor) > 1e-3 and close(g, tokens + factor * table):
         return _found("position_scaled", f"What you added to the tokens is {_fmt(factor)}{_factor_name(factor)} × "
                       "the position table: add each row as it is (page 16).")
+    factors = (added * table).sum(-1, keepdims=True) / np.maximum((table * table).sum(-1, keepdims=True), 1e-300)
+    if np.ptp(factors) > 1e-3 and close(g, tokens + factors * table):  # (B, N, 1): a factor per token
+        return _found("position_rows_scaled", f"What you added to each token is its own position row times a "
+                      f"factor of its own (from {_fmt(factors.min())} to {_fmt(factors.max())}), as when each "
+                      "row is rescaled (to its token's length, say): add each row as it is, c_i + p_i (page 16).")
     if close(g, tokens + table.mean(axis=0)):
         return _found("position_mean", "You added the table's mean row to every token: each token gets its own "
                       "row of the position table, row i for token i (page 17).")
@@ -721,6 +726,18 @@ def _rows_across_images(case: Any, e: np.ndarray, g: np.ndarray, close, axes: li
             "the images' axis first through every permute and reshape.")
 
 
+def _scrambled(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> str | None:
+    """Exactly the expected values, at other places: no row or feature moved whole (`_reordered` said those)
+    and not a few rows alone (`_some_rows`), so an axis was moved or read in another order inside a reshape.
+    The sorted values match."""
+    if e.size < 4 or _all_alike(e.reshape(-1)) or not close(np.sort(g, axis=None), np.sort(e, axis=None)):
+        return None
+    return ("Your result holds exactly the expected values, at other places: an axis moved to another "
+            "place (a permute, movedim or transpose with the wrong axes), or a reshape that read the numbers in an "
+            "order other than the one asked. reshape keeps the order the numbers are stored in; only permute, "
+            "movedim and transpose move an axis.")
+
+
 def _row_axes(axes: list[str], shape: tuple[int, ...]) -> list[int]:
     """Axes of `axes` worth reordering (named rows with more than one entry), preferred first."""
     found = [i for i in range(len(shape) - (1 if len(shape) > 1 else 0)) if shape[i] > 1]
@@ -1074,6 +1091,8 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
 
 _CHECKS = (_cover, _probabilities, _normalize_precedence, _wrapped_pixels, _constant, _same_everywhere, _position,
            _sign, _magnitude, _transposed, _other_part, _dropout, _scale, _offset, _affine, _scaled_offset,
-           _input_added, _reordered, _joined_heads, _row_read, _curved, _some_rows, _normalization, _approximate)
+           _input_added, _reordered, _joined_heads, _row_read, _curved, _some_rows, _scrambled, _normalization,
+           _approximate)
 #: The finding of the checks that return a plain sentence.
-_CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_some_rows": "some_rows"}
+_CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_scrambled": "scrambled",
+                  "_some_rows": "some_rows"}

@@ -49,6 +49,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("input_added", "an input added once too often, or left out", "term inputs", 34),
     ("reordered", "the right values in the wrong order", "order", None),
     ("heads_reordered", "the joined heads in the wrong order", "order", 32),
+    ("scrambled", "exactly the expected values, at other places", "order", None),
     ("mean_pooled", "the mean of the rows instead of the CLS row", "term inputs", 38),
     ("cls_before_norm", "the CLS row before the final LayerNorm", "term inputs", 38),
     ("wrong_row_read", "another row than CLS read", "term inputs", 38),
@@ -69,6 +70,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("position_multiplied", "content and position multiplied", "term", 16),
     ("position_tokens_added", "the tokens added to themselves, the position table unused", "term inputs", 16),
     ("position_scaled", "the position table added times a factor", "term scale", 16),
+    ("position_rows_scaled", "each token's position row times a factor of its own", "term", 16),
     ("position_mean", "the table's mean row added to every token", "term shift", 17),
     ("position_feature_mean", "each position row's mean added instead of the row", "term", 16),
     ("position_reordered", "the position rows added in the wrong order", "order term", 17),
@@ -103,7 +105,7 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
     ("subtracted", "sign term"), ("twice", "term"), ("scaled", "term"), ("squared", "term"),
     ("inverted", "term"), ("root", "term"), ("reversed", "order term"), ("shifted", "order term"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
-    ("index", "term"), ("activation", "activation"), ("size", "part"), ("added_to", "term inputs"),
+    ("index", "term"), ("activation", "activation"), ("size", "part inputs"), ("added_to", "term inputs"),
 ]}
 #: What each operation applied where the lecture applies none claims (`edit.applied:<quantity>:<operation>`,
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
@@ -112,7 +114,7 @@ APPLIED_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for n
     ("tanh", "activation"), ("relu", "activation"), ("sigmoid", "activation"), ("gelu", "activation"),
     ("clip01", "activation"), ("clip11", "activation"), ("abs", "activation magnitude"), ("zeros", "term inputs"),
     ("standardized", "term"), ("centred", "term shift"), ("unit_rows", "term"), ("softmax", "activation term"),
-    ("max_divided", "term"),
+    ("max_divided", "term"), ("transpose_read_in_order", "inputs"), ("storage_read_transposed", "inputs"),
 ]}
 #: What each of the lecture's known moves claims, by its name.
 MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
@@ -165,6 +167,10 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("unit_length_rows", "term"), ("values_from_input", "inputs term"), ("normalized_sigmoid", "activation"),
     ("cls_and_first_patch_averaged", "inputs term"), ("layer_scale_0.1", "term scale"),
     ("layer_scale_0.5", "term scale"), ("position_each_block", "term inputs"), ("cls_reset_each_block", "inputs term"),
+    ("first_head_q", "inputs term"), ("first_head_k", "inputs term"), ("first_head_v", "inputs term"),
+    ("patches_pixel_major", "inputs"), ("patches_channel_major_again", "inputs"),
+    ("covers_on_row_diagonal", "part inputs"), ("covers_on_column_diagonal", "part inputs"),
+    ("cover_side_grid_count", "part inputs"),
 ]}
 
 

@@ -15,7 +15,7 @@ from grader.expected.arguments import tensor_keys
 from grader.expected.store import Case, Fingerprint
 from grader.numerics import case_tolerance
 from grader.results import PROBABILITY_MAP, Finding
-from grader.steps import get_step
+from grader.steps import NORMALIZATION, NORMALIZATION_NAMES, WITHOUT_NORMALIZATION, get_step
 from grader.suites.diagnosis import diagnose, diagnose_count, said_beside
 from grader.suites.feedback import INSTRUMENTS, Feedback, compare, shape_text
 from grader.suites.findings import generic
@@ -63,8 +63,18 @@ def _check_own_work(case: Case, returned: Returned) -> None:
                        "instruments", "reached into the grader's operator recording")
     if returned.forbidden:
         calls = ", ".join(returned.forbidden)
+        page = WITHOUT_NORMALIZATION.get(case.function)
+        if page is not None and all(_normalizes(entry) for entry in returned.forbidden):
+            raise _failure(f"{case.function} uses {calls}: the lecture's {case.function} normalizes nothing (page "
+                           f"{page}), so that normalization is a computation too many; take it out.",
+                           "extra_normalization", "a normalization where the lecture has none")
         raise _failure(f"{case.function} uses {calls}: this step asks you to write that computation "
                        "yourself (exercises stay exercises).", "forbidden", "a library did the step's work")
+
+
+def _normalizes(forbidden: str) -> bool:
+    """Whether a forbidden call the worker saw is a library normalization (by operator or by name)."""
+    return NORMALIZATION.label in forbidden or forbidden in NORMALIZATION_NAMES
 
 
 def _check_raises(case: Case, returned: Returned, exception: str, step_statuses: dict[str, str]) -> None:
