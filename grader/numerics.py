@@ -170,7 +170,9 @@ def case_tolerance(extra: Mapping[str, Any]) -> Tolerance:
 #: A known mistake's (or an edit's) output is matched with its fingerprint within this fraction of
 #: `at_scale`: a mistake made on another machine differs from the fingerprint computed at build time
 #: by float32 noise only: at most `rounding_bound(vit_terms(), scale)` ≈ 8.9e-5 of the scale for the
-#: ~31000 terms summed from pixels to logits, so 1e-3 leaves a factor 11 (measured: 3.5e-5 at worst).
+#: ~31000 terms summed from pixels to logits (measured: 3.5e-5 at worst); the fingerprint keeps its
+#: values as float16 of value / (their largest magnitude), within 2⁻¹² ≈ 2.4e-4 of that scale, so the
+#: two together stay under 3.4e-4 and 1e-3 leaves a factor 3.
 FINGERPRINT_TOLERANCE = 1e-3
 
 #: Two outputs of the fixture builder are one output (a mistake that gives the answer's numbers, or

@@ -489,6 +489,14 @@ def test_magnitudes_and_a_wrong_cls_count():
     assert xor.id == "diagnosis.xor_count" and "14 ^ 2 + 1 = 14 ^ 3 = 13" in xor.sentence
     fencepost = diagnose_count(counting, 15 * 15 + 1)  # image_size // patch_size + 1 per side
     assert fencepost.id == "diagnosis.grid_side_count" and "15 x 15 = 225 patches plus one" in fencepost.sentence
+    pixels = diagnose_count(counting, 224 * 224 // 16 * 16 + 1)  # ((size·size) // P)·P: the pixels again
+    assert pixels.id == "diagnosis.pixel_count" and "size·size // (P·P)" in pixels.sentence
+    squared = diagnose_count(counting, 197 ** 2)  # the attention scores, one per pair of tokens
+    assert squared.id == "diagnosis.squared_count" and "197² = 38809" in squared.sentence
+    small = SimpleNamespace(function="count_tokens", args=[{"name": "image_size", "value": 64},
+                                                          {"name": "patch_size", "value": 16}, {"name": "cls"}])
+    written = diagnose_count(small, 197)  # 224 // P written in for image_size // P
+    assert written.id == "diagnosis.written_image_size" and "(64/16)² = 16 patches" in written.sentence
     counting.args[2]["value"] = False
     assert "14 ^ 2 = 12" in diagnose_count(counting, 14 ^ 2).sentence
     conditional = diagnose_count(counting, 0)  # `n * n + 1 if cls else 0`: the conditional takes the sum

@@ -198,3 +198,23 @@ def test_case_lists_agree_on_their_words_and_within_a_percent_on_their_floats():
     renamed = {"cases": '[{"name": "mlp", "extra": {"tolerance": [0.002, 0.0001]}}]'}
     assert _same_case_lists(nudged, committed)
     assert not _same_case_lists(moved, committed) and not _same_case_lists(renamed, committed)
+
+
+def test_a_fingerprint_kept_as_float16_matches_its_output_and_no_other():
+    """The kept values go in as float16 of value / their largest magnitude: read back, the output they came
+    from matches (a rounding of 2⁻¹² of the scale, inside FINGERPRINT_TOLERANCE), and an output off by
+    three times the tolerance does not; a value too large for float16 (logits × 10⁵) survives the scaling."""
+    import torch
+
+    from grader.expected.build import _fingerprint
+    from grader.expected.store import _fingerprint as read_fingerprint
+    from grader.numerics import FINGERPRINT_TOLERANCE
+
+    output = torch.from_numpy(np.random.default_rng(3).normal(size=(2, 50, 8)) * 1e5).float()
+    arrays: dict = {}
+    spec = _fingerprint(output, "c00/edit/0", arrays)
+    assert arrays[spec["values"]].dtype == torch.float16
+    fingerprint = read_fingerprint(spec, {key: value.numpy() for key, value in arrays.items()})
+    assert fingerprint.matches(output.numpy())
+    off = output.double().numpy() + 3 * FINGERPRINT_TOLERANCE * float(output.abs().max())
+    assert not fingerprint.matches(off)

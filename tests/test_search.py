@@ -464,6 +464,33 @@ def _normalized_sigmoid_weights(q, k):
     return weights / weights.sum(-1, keepdim=True)
 
 
+def _vit_images_normalized_twice(images, vit):
+    x = _embedded(2 * images - 1, vit)  # page 8's 2x - 1 once more, on images normalized already
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    return _head_logits(x, vit)
+
+
+def _vit_embedding_added_to_output(images, vit):
+    x = embedded = _embedded(images, vit)
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    return _head_logits(x + embedded, vit)
+
+
+def _block_norms_without_parameters(x, p, H):
+    ones, zeros = torch.ones_like(p.ln1_weight), torch.zeros_like(p.ln1_bias)
+    plain = replace(p, ln1_weight=ones, ln1_bias=zeros, ln2_weight=ones, ln2_bias=zeros)
+    return _block_with(x, plain, H)  # F.layer_norm(x, shape) alone, at eps 1e-6 here; the move's 1e-5 fits too
+
+
+def _cover_diagonal_only(images, top, left, size, value=0.0):
+    covered = images.clone()
+    steps = torch.arange(size)
+    covered[..., top + steps, left + steps] = value  # two index tensors pair up, they do not cross
+    return covered
+
+
 def _cover_value_multiplied(images, top, left, size, value=0.0):
     covered = images.clone()
     covered[..., top:top + size, left:left + size] *= value
@@ -678,6 +705,30 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:patches_pixel_major", "pixel-major"),
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_first_value_shared,
      "edit.move:first_head_v", "head 1's v used by every head"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).index_fill(-1, torch.tensor([0]), -torch.inf)
+     .softmax(-1), "edit.move:first_source_masked", "masked out as a source"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (-torch.cdist(q, k) / q.shape[-1] ** 0.5).softmax(-1), "edit.move:negative_distance_scores",
+     "minus the distance"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z + torch.erf(z / 2 ** 0.5))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:gelu_brackets_dropped", "the brackets round 1 + erf dropped"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: F.layer_norm(_block_with(x, p, H), (x.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6),
+     "edit.move:output_normalized_ln2", "normalized by LN2"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_norms_without_parameters,
+     "edit.move:norms_without_parameters", "without their weight and bias"),
+    ("03_position", "add_position · random 7 tokens x 5 features", torch.maximum,
+     "edit.move:coordinatewise_maximum", "the larger of c_i and p_i"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features", lambda X, W_E, b_E: F.normalize(X) @ W_E + b_E,
+     "edit.applied_to_input:patches:unit_dim1", "F.normalize does with its default dim=1"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_images_normalized_twice,
+     "edit.move:images_normalized_twice", "2x − 1"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes",
+     _vit_embedding_added_to_output, "edit.move:embedding_added_to_output", "the embedding added"),
+    ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_diagonal_only,
+     "edit.move:diagonal_only", "diagonal pixels"),
 ]
 
 

@@ -210,19 +210,24 @@ def _generic(candidate: Candidate) -> bool:
     return generic(f"edit.{candidate.id}")
 
 
+#: What a rebuilt call's trace carries besides its quantities, for the moves: the block's parameters and
+#: head count, the call's arguments, and for vit_forward the encoder's block outputs and the images.
+CALL_CONTEXT = ("params", "heads_count", "call_args", "block_outputs", "images")
+
+
 class _Call:
     """The case's call rebuilt in numpy: its arguments, its correct output and trace."""
 
     def __init__(self, case: Any, function: Callable[..., Any], args: list[Any], part: int | None) -> None:
-        outputs = None
+        outputs = images = None
         if case.function == "vit_forward":  # its own quantities follow the encoder: run that once
-            outputs = _block_outputs(maths.embed(*args), args[1])
+            images, outputs = args[0], _block_outputs(maths.embed(*args), args[1])
             function, args = maths.vit_head, [outputs[-1], args[1]]
         self.case, self.function, self.args, self.part = case, function, args, part
         correct, self.trace = maths.run(function, args)
         self.correct = _part(correct, part)
         self.trace.values["params"], self.trace.values["heads_count"] = _block_context(case.function, args)
-        self.trace.values.update(call_args=args, block_outputs=outputs)
+        self.trace.values.update(call_args=args, block_outputs=outputs, images=images)
 
     def first_image(self) -> _Call:
         """The same call on the first image alone, where the output's first axis is the images'."""
@@ -236,9 +241,10 @@ class _Call:
         first.case, first.function, first.args, first.part = self.case, self.function, args, self.part
         correct, first.trace = maths.run(self.function, args)
         first.correct = _part(correct, self.part)
-        outputs = self.trace.values["block_outputs"]
+        outputs, images = self.trace.values["block_outputs"], self.trace.values["images"]
         first.trace.values.update(params=self.trace.values["params"], heads_count=self.trace.values["heads_count"],
-                                  call_args=args, block_outputs=None if outputs is None else [x[:1] for x in outputs])
+                                  call_args=args, block_outputs=None if outputs is None else [x[:1] for x in outputs],
+                                  images=None if images is None else images[:1])
         return first
 
     def of_first_image(self, array: np.ndarray | None) -> np.ndarray | None:
@@ -269,8 +275,7 @@ def _block_context(function: str, args: list[Any]) -> tuple[Any, Any]:
 def _try(function: Callable[..., Any], args: list[Any], candidate: Candidate, correct: Any) -> Any:
     """The edited call's output, or None when the edit does not fit (shapes) or changes nothing."""
     trace = maths.Trace(candidate.edit, reuse=correct)
-    trace.values.update({name: correct.values[name] for name in ("params", "heads_count", "call_args",
-                                                                 "block_outputs")})
+    trace.values.update({name: correct.values[name] for name in CALL_CONTEXT})
     try:
         with np.errstate(all="ignore"):
             output = function(*args, trace=trace)

@@ -50,31 +50,46 @@ def _unit_rows(v: np.ndarray) -> np.ndarray:
     return v / np.linalg.norm(v, axis=-1, keepdims=True)  # (..., n), each row of length 1
 
 
-#: (id, what is applied, in words with {q} for the quantity, the operation, whether it works on each row
-#: along the last axis). Students add a squashing or a normalization where the lecture has none: tanh after
-#: the projection, a LayerNorm of rows already normalized, a map clamped at 0, a softmax taken twice.
-APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], bool], ...] = (
-    ("tanh", "tanh applied to {q}", np.tanh, False),
-    ("relu", "{q} with every negative value set to 0 (a ReLU applied)", lambda v: np.maximum(v, 0), False),
-    ("sigmoid", "a sigmoid applied to {q}", lambda v: 1 / (1 + np.exp(-v)), False),
-    ("gelu", "GELU applied to {q}", lambda v: maths.ops_for(v).gelu(v), False),
-    ("clip01", "{q} clipped to [0, 1]", lambda v: np.clip(v, 0, 1), False),
-    ("clip11", "{q} clipped to [-1, 1]", lambda v: np.clip(v, -1, 1), False),
-    ("abs", "the absolute value of {q} (every sign made positive)", np.abs, False),
-    ("zeros", "{q} replaced by zeros", np.zeros_like, False),
+def _unit_columns(v: np.ndarray) -> np.ndarray:
+    """F.normalize's default, dim=1: each vector along axis 1 (a (B, N, D) tensor's tokens) of length 1."""
+    return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
+
+
+#: (id, what is applied, in words with {q} for the quantity, the operation, the axis it works along: None
+#: for each value alone, -1 for each row, 1 for axis 1 of a tensor of three axes or more). Students add a
+#: squashing or a normalization where the lecture has none: tanh after the projection, a LayerNorm of rows
+#: already normalized, a map clamped at 0, a softmax taken twice, F.normalize with its default dim=1.
+APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], ...] = (
+    ("tanh", "tanh applied to {q}", np.tanh, None),
+    ("floor", "{q} rounded down to whole numbers (a floor division, //, or floor)", np.floor, None),
+    ("relu", "{q} with every negative value set to 0 (a ReLU applied)", lambda v: np.maximum(v, 0), None),
+    ("sigmoid", "a sigmoid applied to {q}", lambda v: 1 / (1 + np.exp(-v)), None),
+    ("gelu", "GELU applied to {q}", lambda v: maths.ops_for(v).gelu(v), None),
+    ("clip01", "{q} clipped to [0, 1]", lambda v: np.clip(v, 0, 1), None),
+    ("clip11", "{q} clipped to [-1, 1]", lambda v: np.clip(v, -1, 1), None),
+    ("abs", "the absolute value of {q} (every sign made positive)", np.abs, None),
+    ("zeros", "{q} replaced by zeros", np.zeros_like, None),
     ("standardized", "each row of {q} normalized to mean 0 and variance 1 (a LayerNorm without weight or bias "
-                     "applied)", _standardized, True),
-    ("centred", "each row of {q} centred (its mean subtracted)", lambda v: v - v.mean(axis=-1, keepdims=True), True),
-    ("unit_rows", "each row of {q} scaled to length 1", _unit_rows, True),
-    ("softmax", "a softmax applied to each row of {q}", lambda v: maths.ops_for(v).softmax(v, -1), True),
+                     "applied)", _standardized, -1),
+    ("centred", "each row of {q} centred (its mean subtracted)", lambda v: v - v.mean(axis=-1, keepdims=True), -1),
+    ("unit_rows", "each row of {q} scaled to length 1", _unit_rows, -1),
+    ("unit_dim1", "{q} scaled to length 1 along axis 1 (each feature over the rows, not each row), as "
+                  "F.normalize does with its default dim=1; a row's features run along the last axis, dim=-1",
+     _unit_columns, 1),
+    ("softmax", "a softmax applied to each row of {q}", lambda v: maths.ops_for(v).softmax(v, -1), -1),
     ("max_divided", "each row of {q} divided by its largest value", lambda v: v / v.max(axis=-1, keepdims=True),
-     True),
+     -1),
 )
+
+
+#: Operations that leave whole numbers, tried on rows of values only: a statistic kept per row (a standard
+#: deviation of shape (B, N, 1)) rounded takes a few values, which fit other mistakes' numbers by chance.
+WHOLE_NUMBERS = frozenset({"floor"})
 
 
 #: What a student does to an argument as it comes in: normalizes it once more, or replaces it by zeros (a
 #: running sum started at 0). A value zeroed is a term left out, or a result of zeros, said otherwise.
-ARGUMENT_OPERATIONS = frozenset({"standardized", "centred", "unit_rows", "zeros"})
+ARGUMENT_OPERATIONS = frozenset({"standardized", "centred", "unit_rows", "unit_dim1", "zeros"})
 
 
 #: What is tried on a value: every operation but zeros.
@@ -88,13 +103,26 @@ def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPE
     value, page = trace[name], page_of(name)
     if not isinstance(value, np.ndarray) or value.dtype.kind != "f" or value.size < 2:
         return
-    for kind, words, operation, per_row in APPLIED:
-        if per_row and (value.ndim == 0 or value.shape[-1] < 2):
+    for kind, words, operation, axis in APPLIED:
+        if axis == -1 and (value.ndim == 0 or value.shape[-1] < 2):
             continue
-        if kind not in operations:
+        if axis == 1 and (value.ndim < 3 or value.shape[1] < 2):  # of two axes, axis 1 is the rows' own
+            continue
+        if kind not in operations or (kind in WHOLE_NUMBERS and value.shape[-1] < 2):
             continue
         yield Candidate(f"{prefix}:{name}:{kind}", sentence("with " + words.format(q=words_of(name)) + when), page,
-                        transformed(name, lambda v, t, op=operation: op(v)))
+                        transformed(name, lambda v, t, op=operation: op(v) if op is np.zeros_like
+                                    else _not_flattened(op, v)))
+
+
+def _not_flattened(operation: Callable[[np.ndarray], np.ndarray], value: np.ndarray) -> np.ndarray:
+    """`operation(value)`, unless it makes a value of different numbers one number everywhere (every standard
+    deviation floored to 1): that result says a constant, not the operation, and fits by chance. Zeros for an
+    argument are the one operation whose every result is a constant (a running sum started at 0)."""
+    result = operation(value)
+    if result.size > 1 and np.ptp(result) == 0 and np.ptp(value) > 0:
+        raise ValueError("the operation left one number everywhere")
+    return result
 
 
 def _input_edits(name: str, trace: Any) -> Iterator[Candidate]:
@@ -103,6 +131,39 @@ def _input_edits(name: str, trace: Any) -> Iterator[Candidate]:
     yield from _applied_edits(name, trace, ARGUMENT_OPERATIONS, "applied_to_input",
                               ", before anything else is computed with it")
     yield from _scrambles(name, trace)
+    if name in PIXEL_INPUTS:
+        yield from _pixel_edits(name, trace)
+
+
+#: The arguments that hold normalized pixels: images, and the patch rows cut from them.
+PIXEL_INPUTS = frozenset({"images", "patches"})
+
+
+def _standardized_images(v: np.ndarray) -> np.ndarray:
+    """Each image minus its mean over channels and pixels, over its standard deviation there (torch's std,
+    unbiased), as TensorFlow's per_image_standardization; (B, ...)."""
+    axes = tuple(range(1, v.ndim))
+    return (v - v.mean(axis=axes, keepdims=True)) / v.std(axis=axes, keepdims=True, ddof=1)
+
+
+#: What a student does to pixels that are normalized already: normalizes them again as if they were in [0, 1]
+#: (2x − 1, page 8), or standardizes each image on its own.
+PIXEL_EDITS: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray]], ...] = (
+    ("normalized_twice", "{q} normalized once more, 2x − 1 as for pixels in [0, 1], though they are normalized to "
+                         "[−1, 1] already", lambda v: 2 * v - 1),
+    ("standardized_per_image", "each image of {q} standardized on its own (minus its mean, over its standard "
+                               "deviation), a preprocessing this ViT does not have: page 8's normalization is all",
+     _standardized_images),
+)
+
+
+def _pixel_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    value = trace[name]
+    if not isinstance(value, np.ndarray) or value.ndim < 2 or value.dtype.kind != "f":
+        return
+    for kind, words, operation in PIXEL_EDITS:
+        yield Candidate(f"applied_to_input:{name}:{kind}", sentence("with " + words.format(q=words_of(name))),
+                        page_of(name), transformed(name, lambda v, t, op=operation: op(v)))
 
 
 #: A (m, n) matrix's numbers read into its own shape in another order, as a student makes the shapes fit:

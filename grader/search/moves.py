@@ -95,6 +95,16 @@ def _block_moves() -> Iterator[Candidate]:
             f"with {norm.upper()}'s weight passed as its bias too: the rows it hands on scaled by {norm}_weight, then "
             f"shifted by {norm}_weight instead of {norm}_bias"), 36,
             transformed(norm, lambda v, t, n=norm, r=rows: _ln(t[r], t, f"{n}_weight", f"{n}_weight")))
+    yield Candidate("move:norms_without_parameters", sentence(
+        "with both LayerNorms without their weight and bias (F.layer_norm given only the shape): each row to mean "
+        "0 and variance 1 alone; LN1 and LN2 then scale and shift by their own weight and bias"), 36,
+        maths.Edit((maths.Change("ln1", lambda v, t: _plain_layer_norm(t["x"])),
+                    maths.Change("ln2", lambda v, t: _plain_layer_norm(t["u"])))))
+    for norm in ("ln1", "ln2"):
+        yield Candidate(f"move:output_normalized_{norm}", sentence(
+            f"with the block's output normalized by {norm.upper()} (its weight and bias) before it is returned, as "
+            "a post-LN block ends; the pre-LN block returns the stream u + MLP(LN2(u)) as it is"), 34,
+            transformed("out", lambda v, t, n=norm: _ln(v, t, f"{n}_weight", f"{n}_bias")))
     yield Candidate("move:norms_swapped", sentence("with LN2's weight and bias before the attention and LN1's "
                                                     "before the MLP; LN1 belongs to the attention"), 36,
                     maths.Edit((maths.Change("ln1", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")),
@@ -137,6 +147,14 @@ def _activation_moves() -> Iterator[Candidate]:
     yield Candidate("activation:sigmoid_gelu", sentence("with z·σ(1.702·z), the sigmoid approximation of GELU; "
                                                          "the lecture's GELU is the exact (erf) one"), 35,
                     maths.recomputed("activated", lambda t: t["hidden"] * _sigmoid(1.702 * t["hidden"])))
+    yield Candidate("activation:gelu_bracket_added", sentence(
+        "with GELU written 0.5·(z + erf(z/√2)), erf added to z where z multiplies (1 + erf): the lecture's is "
+        "0.5·z·(1 + erf(z/√2))"), 35,
+        maths.recomputed("activated", lambda t: 0.5 * (t["hidden"] + ops.erf(t["hidden"] / np.sqrt(2)))))
+    yield Candidate("activation:gelu_brackets_dropped", sentence(
+        "with GELU written 0.5·z + erf(z/√2), the brackets round 1 + erf dropped: the lecture's is "
+        "0.5·z·(1 + erf(z/√2))"), 35,
+        maths.recomputed("activated", lambda t: 0.5 * t["hidden"] + ops.erf(t["hidden"] / np.sqrt(2))))
     yield Candidate("activation:tanh_gelu", sentence("with the tanh approximation of GELU; the lecture's GELU is "
                                                       "the exact (erf) one"), 35,
                     maths.recomputed("activated", lambda t: ops.gelu(t["hidden"], approximate="tanh")))
@@ -277,6 +295,14 @@ def _attention_moves() -> Iterator[Candidate]:
         "with each token's score with itself masked out (the diagonal set to −∞ before the softmax), so no token "
         "attends to itself; ViT attends to every pair, each token to itself too"), 30,
         transformed("scores", lambda v, t: v + np.diag(np.full(v.shape[-1], -np.inf))))
+    yield Candidate("move:first_source_masked", sentence(
+        "with the first token, CLS, masked out as a source (its column set to −∞ before the softmax), so no token "
+        "attends to CLS and each row's weights share out over the others; ViT attends to every pair, CLS both "
+        "ways"), 30, transformed("scores", _first_column_masked))
+    yield Candidate("move:negative_distance_scores", sentence(
+        "with each score minus the distance between query and key, −|q_i − k_j|/√d, nearer meaning larger: the "
+        "score is their dot product, q_i·k_j/√d"), 28,
+        maths.recomputed("scores", lambda t: -_pair_distances(t["q"], t["k"]) / t["sqrt_d"]))
     yield Candidate("move:softmax_twice", sentence(
         "with the softmax applied a second time, to the weights it already gave: the weights are one softmax of "
         "the scores"), 28, transformed("A", lambda v, t: maths.ops_for(v).softmax(v, axis=-1)))
@@ -300,6 +326,18 @@ def _attention_moves() -> Iterator[Candidate]:
     yield Candidate("move:max_over_queries", sentence("with each key's (column's) largest score subtracted before "
                                                        "the exponential; the softmax subtracts each row's own"), 28,
                     maths.recomputed("A", lambda t: _row_normalized(np.exp(_shifted(t["scores"], -2)))))
+
+
+def _pair_distances(q: Any, k: Any) -> Any:
+    """(..., N, M): the Euclidean distance of every query row to every key row."""
+    squared = (q * q).sum(-1)[..., :, None] + (k * k).sum(-1)[..., None, :] - 2 * q @ k.swapaxes(-1, -2)
+    return np.sqrt(np.maximum(squared, 0))
+
+
+def _first_column_masked(scores: Any, t: Any) -> Any:
+    masked = scores.copy()
+    masked[..., 0] = -np.inf  # (B, H, N, N): no query's weight for source 0
+    return masked
 
 
 def _shifted(scores: Any, axis: int) -> Any:
@@ -500,6 +538,10 @@ def _map_moves() -> Iterator[Candidate]:
     yield Candidate("move:log_probability_change", sentence(
         "with the change of the target's log-probability (a log_softmax); the map compares the "
         "probabilities themselves"), 44, maths.recomputed("change", lambda t: _target_change(t, "log")))
+    yield Candidate("move:original_top_class", sentence(
+        "with the original image's largest probability subtracted, whatever its class: covered − original compares "
+        "the target's probabilities, both read at [:, target]"), 44,
+        maths.recomputed("original", lambda t: _probabilities(t["call_args"][0], t["call_args"][1]).max(axis=-1)))
     yield Candidate("move:original_logit", sentence("with the original image's target logit subtracted, where its "
                                                      "probability goes: covered − original compares probabilities"),
                     44, maths.recomputed("original", _original_logit))
@@ -514,6 +556,10 @@ def _target_change(t: Any, scale: str) -> Any:
         logits = shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
     side = round(len(t["covers"]) ** 0.5)
     return (logits[1:, target] - logits[0, target]).reshape(side, side)
+
+
+def _probabilities(model: Callable[[Any], Any], images: Any) -> Any:
+    return maths.ops_for(images).softmax(model(images), axis=-1)  # (B, classes)
 
 
 def _original_logit(t: Any) -> Any:
@@ -552,9 +598,26 @@ def _quadrant_moves() -> Iterator[Candidate]:
     yield Candidate("move:top_class", sentence("with each covered image's largest probability, whatever its class; "
                                                 "the target's is [:, target] of the softmax, however small"), 43,
                     maths.recomputed("probabilities", _top_class))
+    yield Candidate("move:only_the_quarter_shown", sentence(
+        "with each quarter shown alone, the rest of the image mid-gray (the image minus its covered copy keeps the "
+        "quarter, not the rest): covering a quarter keeps the other three and sets that one to mid-gray"), 43,
+        maths.recomputed("probabilities", _quarters_kept))
     yield Candidate("move:sigmoid_of_target", sentence(
         "with the sigmoid of the target's logit alone; a class's probability is the softmax over every class's "
         "logit, its [:, target]"), 43, maths.recomputed("probabilities", _target_sigmoid))
+
+
+def _quarters_kept(t: Any) -> Any:
+    """(4,): the target's probability of each image minus its covered copy: the quarter kept, the rest 0."""
+    model, image, target = t["call_args"][:3]
+    half, ops = t["quadrant_side"], maths.ops_for(image)
+    kept = []
+    for q in t["quadrants"]:
+        shown = ops.copy(image) * 0  # (1, 3, H, W): mid-gray everywhere, then the quarter
+        square = (..., slice(q.row * half, (q.row + 1) * half), slice(q.column * half, (q.column + 1) * half))
+        shown[square] = image[square] - t["fill"]
+        kept.append(shown)
+    return ops.softmax(model(ops.concat(kept, axis=0)), axis=-1)[:, target]
 
 
 def _top_class(t: Any) -> Any:
@@ -668,9 +731,20 @@ def _qkv_moves() -> Iterator[Candidate]:
         yield _first_head_everywhere(name)
 
 
+def _passed_for(name: str, instead: str) -> Candidate:
+    """The attention weights computed with `instead` (q, k or v) passed where `name` (q or k) goes."""
+    query, key = (instead, "k") if name == "q" else ("q", instead)
+    return Candidate(f"move:{instead}_for_{name}", sentence(
+        f"with {instead} passed where {name} goes in the scores, which compare {query} with {key}: the scores are "
+        "q·kᵀ/√d, queries against keys, and the values are what the weights then mix"), 28,
+        maths.recomputed("A", lambda t: maths.attention_weights(t[query], t[key])))
+
+
 def _weights_moves() -> Iterator[Candidate]:
     yield from _attention_moves()
     yield _scale_by_D()
+    yield _passed_for("k", "q")
+    yield _passed_for("q", "k")
     for name in ("q", "k"):
         yield _first_head_everywhere(name)
     yield Candidate("move:normalized_sigmoid", sentence(
@@ -688,6 +762,8 @@ def _multi_head_moves() -> Iterator[Candidate]:
     yield from _weights_moves()
     yield _values_from_input(5)
     yield _first_head_everywhere("v")
+    yield _passed_for("k", "v")
+    yield _passed_for("q", "v")
     yield Candidate("move:heads_joined_without_transpose", sentence(
         "with the heads joined without moving the head axis next to d: (B, H, N, d) must become (B, N, H, d) "
         "before the reshape"), 32, transformed("joined", lambda v, t: t["heads"].reshape(v.shape)))
@@ -727,6 +803,10 @@ def _add_position_moves() -> Iterator[Candidate]:
         "with GELU applied to the sum c_i + p_i: the embedding adds WHAT and WHERE and nothing more; GELU belongs "
         "to the MLP"), 16,
         maths.recomputed("with_position", lambda t: maths.ops_for(t["tokens"]).gelu(t["tokens"] + t["pos_table"])))
+    yield Candidate("move:coordinatewise_maximum", sentence(
+        "with the larger of c_i and p_i kept in each coordinate instead of their sum: WHAT + WHERE adds them, "
+        "coordinate by coordinate"), 16,
+        maths.recomputed("with_position", lambda t: np.maximum(t["tokens"], t["pos_table"])))
     yield Candidate("move:normalized_sum", sentence("with the sum c_i + p_i normalized (a LayerNorm, as some text "
                                                      "models' embeddings do); ViT adds the table and normalizes "
                                                      "only inside the blocks"), 16,
@@ -758,6 +838,10 @@ def _head_moves() -> Iterator[Candidate]:
     """vit_forward's own quantities are the head's: how the CLS row is read, and the logits."""
     yield from _read_moves()
     yield from _logit_moves()
+    yield Candidate("move:embedding_added_to_output", sentence(
+        "with the embedding added to the last block's rows before the final LayerNorm: every block's residual has "
+        "kept it already; the final norm reads the last block's rows as they are"), 38,
+        transformed("encoded", lambda v, t: v + t["block_outputs"][0]))
 
 
 #: Blocks an edit of vit_forward's loop may rerun: the checkpoint's block on 197 tokens costs about 0.1 CPU-s
@@ -825,6 +909,8 @@ ENCODER_RERUNS: tuple[tuple[str, str, int, dict[str, bool]], ...] = (
      "every block like the patch rows, gathering what they say, and only read at the end", 38, {"cls_reset": True}),
     ("block_residual_again", "with each block applied as x + block(x): the block already adds its residuals, so "
      "the encoder's loop is x = block(x)", 34, {"residual": True}),
+    ("images_normalized_twice", "with the images normalized once more, 2x − 1 as for pixels in [0, 1], before they "
+     "are embedded: vit_forward's images are normalized to [−1, 1] already", 8, {"pixels_again": True}),
 )
 
 
@@ -839,13 +925,13 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
 
 def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
                    without_cls: bool = False, norm_first: bool = False, twice: bool = False,
-                   position_each: bool = False, cls_reset: bool = False) -> Any:
+                   position_each: bool = False, cls_reset: bool = False, pixels_again: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
     output added to its input, each block's output (or the embedded rows) normalized by the final
-    LayerNorm, CLS left out, each block applied twice, the position table added before every block, or
-    the embedded CLS row put back before every block."""
+    LayerNorm, CLS left out, each block applied twice, the position table added before every block, the
+    embedded CLS row put back before every block, or the images normalized again (2x − 1) before all that."""
     params = t["call_args"][1]
-    embedded = t["block_outputs"][0]  # (B, 1+N, D)
+    embedded = maths.embed(2 * t["images"] - 1, params) if pixels_again else t["block_outputs"][0]  # (B, 1+N, D)
     x = embedded[:, 1:] if without_cls else embedded
     x = _final_norm(t, x) if norm_first else x
     for p in params.blocks:
@@ -895,6 +981,13 @@ def _covered_otherwise(write: Callable[[Any, tuple[slice, slice], Any], None]) -
     return maths.recomputed("covered", compute)
 
 
+def _diagonal_only(covered: Any, square: tuple[slice, slice], fill: float) -> None:
+    rows = np.arange(*square[0].indices(covered.shape[-2])[:2])
+    columns = np.arange(*square[1].indices(covered.shape[-1])[:2])
+    count = min(len(rows), len(columns))
+    covered[..., rows[:count], columns[:count]] = fill  # (top + i, left + i) alone
+
+
 def _add_nonzero(covered: Any, square: tuple[slice, slice], fill: float) -> None:
     if fill == 0:  # adding 0 leaves the images as they were: the numbers of covering nothing
         raise ValueError("a fill of 0 added tells nothing apart")
@@ -917,6 +1010,10 @@ def _cover_moves() -> Iterator[Candidate]:
         "with the square's pixels multiplied by the value instead of replaced by it (*= for =): a cover hides what "
         "was there, so only with the default 0.0 does yours cover anything"), 42,
         _covered_otherwise(_multiply_not_zero))
+    yield Candidate("move:diagonal_only", sentence(
+        "with only the square's diagonal pixels (top + i, left + i) set: two index tensors pair up element by element, "
+        "they do not cross; slices, images[..., top:top + size, left:left + size], cover the whole square"), 42,
+        _covered_otherwise(_diagonal_only))
     yield Candidate("move:value_added", sentence(
         "with the value added to the square's pixels instead of put in their place (+= for =): a cover hides "
         "what was there, so with the default 0.0 yours covers nothing"), 42, _covered_otherwise(_add_nonzero))

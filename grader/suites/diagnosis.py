@@ -259,6 +259,22 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
         return _found("patch_area", f"Your count is the {size}x{size} pixels divided by the patch side {patch} "
                       f"({by_side}{' plus one' if got > by_side else ''}); a patch holds {patch}x{patch} pixels, "
                       f"so the grid has ({size}/{patch})² = {patches} patches, then {asked} (page 7).")
+    if got - size * size in (0, 1) and size * size != patches:  # size * size // P * P is ((size·size) // P)·P
+        return _found("pixel_count", f"Your count is the {size}x{size} = {size * size} pixels"
+                      f"{' plus one' if got > size * size else ''}: written `size * size // P * P`, Python reads "
+                      "((size·size) // P)·P, which gives the pixels back. Divide by the patch's area in brackets, "
+                      f"size·size // (P·P), or count per side, (size // P)² = {patches} patches, then {asked} "
+                      "(page 7).")
+    tokens = patches + int(bool(cls))
+    if got == tokens * tokens and tokens > 1:
+        return _found("squared_count", f"Your count is {tokens}² = {got}, the number of attention scores, one per "
+                      f"pair of tokens (page 49): the tokens themselves are {patches} patches, then {asked} "
+                      "(page 7).")
+    written = (LECTURE_IMAGE_SIZE // patch) ** 2
+    if size != LECTURE_IMAGE_SIZE and written != patches and got - written in (0, 1):
+        return _found("written_image_size", f"Your count is the lecture's 224-pixel image's, ({LECTURE_IMAGE_SIZE}"
+                      f"/{patch})² = {written}{' plus one' if got > written else ''}, for an image of {size} pixels: "
+                      f"count from image_size, ({size}/{patch})² = {patches} patches, then {asked} (page 48).")
     sliding = (size - patch + 1) ** 2  # a convolution's output size with stride 1
     if sliding != patches and got - sliding in (0, 1):
         return _found("sliding_count", f"Your count is ({size} − {patch} + 1)² = {sliding}"
@@ -273,6 +289,9 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
     return (_grid_side_count(side, got, patches, asked) or _xor_count(side, got, patches, asked)
             or _doubled_count(side, got, patches, asked) or _other_patch_count(size, patch, got, cls, asked))
 
+
+#: The lecture's image side, which a count may have written in for image_size.
+LECTURE_IMAGE_SIZE = 224
 
 #: Patch sizes a count may have been written for: ViT-B/32's, ViT-B/16's (the lecture's), /14, /8.
 WRITTEN_PATCH_SIZES = (32, 16, 14, 8)
@@ -352,7 +371,8 @@ def _position(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
         return _found("position_scaled", f"What you added to the tokens is {_fmt(factor)}{_factor_name(factor)} × "
                       "the position table: add each row as it is (page 16).")
     factors = (added * table).sum(-1, keepdims=True) / np.maximum((table * table).sum(-1, keepdims=True), 1e-300)
-    if np.ptp(factors) > 1e-3 and close(g, tokens + factors * table):  # (B, N, 1): a factor per token
+    left_or_kept = (np.abs(factors) < 1e-3) | (np.abs(factors - 1) < 1e-3)  # rows left out or right: a part
+    if np.ptp(factors) > 1e-3 and left_or_kept.mean() < 0.5 and close(g, tokens + factors * table):  # (B, N, 1)
         return _found("position_rows_scaled", f"What you added to each token is its own position row times a "
                       f"factor of its own (from {_fmt(factors.min())} to {_fmt(factors.max())}), as when each "
                       "row is rescaled (to its token's length, say): add each row as it is, c_i + p_i (page 16).")

@@ -77,6 +77,9 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("magnitude", "the sizes of the expected values, their signs lost", "magnitude", None),
     ("cls_count", "the CLS token counted wrongly", "term", 48),
     ("patch_area", "the pixels divided by the patch's side, not its area", "term", 7),
+    ("pixel_count", "the pixels counted, not the patches", "term", 7),
+    ("squared_count", "the count of attention scores, tokens squared", "term", 49),
+    ("written_image_size", "the count of a 224-pixel image, written in", "term", 48),
     ("sliding_count", "the places of a window moved one pixel at a time, not a patch", "term", 7),
     ("xor_count", "a bitwise XOR (^) where a power was meant", "term", 7),
     ("conditional_count", "a conditional expression that took the whole sum", "term", 7),
@@ -111,9 +114,12 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
 #: also claims a wrong input.
 APPLIED_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
-    ("tanh", "activation"), ("relu", "activation"), ("sigmoid", "activation"), ("gelu", "activation"),
+    ("tanh", "activation"), ("floor", "activation"),
+    ("normalized_twice", "scale shift"), ("standardized_per_image", "scale shift"),
+    ("relu", "activation"), ("sigmoid", "activation"), ("gelu", "activation"),
     ("clip01", "activation"), ("clip11", "activation"), ("abs", "activation magnitude"), ("zeros", "term inputs"),
-    ("standardized", "term"), ("centred", "term shift"), ("unit_rows", "term"), ("softmax", "activation term"),
+    ("standardized", "term"), ("centred", "term shift"), ("unit_rows", "term"), ("unit_dim1", "term axis"),
+    ("softmax", "activation term"),
     ("max_divided", "term"), ("transpose_read_in_order", "inputs"), ("storage_read_transposed", "inputs"),
 ]}
 #: What each of the lecture's known moves claims, by its name.
@@ -170,16 +176,23 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("first_head_q", "inputs term"), ("first_head_k", "inputs term"), ("first_head_v", "inputs term"),
     ("patches_pixel_major", "inputs"), ("patches_channel_major_again", "inputs"),
     ("covers_on_row_diagonal", "part inputs"), ("covers_on_column_diagonal", "part inputs"),
-    ("cover_side_grid_count", "part inputs"),
+    ("cover_side_grid_count", "part inputs"), ("first_source_masked", "part term"), ("v_for_k", "inputs term"),
+    ("k_for_q", "inputs term"), ("v_for_q", "inputs term"), ("q_for_k", "inputs term"), ("output_normalized_ln1", "term"),
+    ("output_normalized_ln2", "term"), ("only_the_quarter_shown", "inputs"), ("diagonal_only", "part"),
+    ("embedding_added_to_output", "inputs term"), ("negative_distance_scores", "term"),
+    ("norms_without_parameters", "term inputs"), ("coordinatewise_maximum", "term"),
+    ("original_top_class", "term shift"), ("images_normalized_twice", "inputs scale shift"),
 ]}
 
 
 #: The single numbers whose every edit changes the whole result alike, and how: normalize's
 #: (x / 255 − 0.5) / 0.5 is shifted by another mean, scaled by another std, both by another range;
-#: another √d scales the scores (a softmax's temperature).
+#: another √d scales the scores (a softmax's temperature); q, k or v taken from another block of columns is
+#: computed from a wrong input.
 QUANTITY_KINDS: dict[str, frozenset[str]] = {"pixel_mean": frozenset({"shift"}), "pixel_std": frozenset({"scale"}),
                                              "pixel_range": frozenset({"scale", "shift"}),
-                                             "sqrt_d": frozenset({"scale"})}
+                                             "sqrt_d": frozenset({"scale"}),
+                                             "qkv_parts": frozenset({"inputs"})}
 
 
 #: The edit kinds that are no step of the lecture's computation but an operation put on any quantity (or one
