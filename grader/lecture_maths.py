@@ -560,6 +560,7 @@ def read_cls(x: Array, norm_weight: Array, norm_bias: Array, trace: Trace | None
 def classify(h: Array, W_head: Array, b_head: Array, trace: Trace | None = None) -> Array:
     """(B, D) -> logits (B, classes): no softmax (page 52)."""
     t = trace if trace is not None else Trace()
+    h = t.input("h", h)
     return t("logits", h @ W_head + t.term("b_head", b_head))
 
 

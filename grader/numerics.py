@@ -162,6 +162,13 @@ def layer_norm_tolerance(x: Any, weight: Any, eps: float) -> Tolerance:
     return layer_norm_bound(x, weight, eps), DEFAULT_TOLERANCE[1]
 
 
+def zeros_fit(values: Any, tolerance: Tolerance) -> bool:
+    """Whether zeros everywhere are `values` within the tolerance. Then every mistake whose numbers are near
+    zero too (the probability of an unlikely class) fits them as well, and none may be named for them."""
+    values = np.asarray(values, dtype=np.float64)
+    return values.size > 0 and close(values, np.zeros_like(values), tolerance)
+
+
 def case_tolerance(extra: Mapping[str, Any]) -> Tolerance:
     """The tolerance a fixture case is graded with: its own (`extra["tolerance"]`), else the default."""
     return tuple(extra.get("tolerance", DEFAULT_TOLERANCE))  # type: ignore[return-value]

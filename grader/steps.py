@@ -45,7 +45,7 @@ NORMALIZATION = OperatorFamily(re.compile(r"^_?(native_)?(layer|group|batch|inst
 #: step's own work left to a library.
 WITHOUT_NORMALIZATION: Mapping[str, int] = MappingProxyType({
     "normalize": 8, "patchify": 7, "conv_to_linear": 10, "project": 10, "add_position": 16, "prepend_cls": 20,
-    "embed": 23, "qkv_heads": 26, "attention_weights": 28, "multi_head_attention": 31, "mlp": 36})
+    "embed": 23, "qkv_heads": 26, "attention_weights": 28, "multi_head_attention": 31, "mlp": 36, "classify": 52})
 
 #: Seconds each step may run unless the user says otherwise: a pure-Python loop implementation still fits.
 DEFAULT_TIMEOUT = 90.0

@@ -518,7 +518,7 @@ def _visible(step: str, function: str):
     ("07_head", "vit_forward", "edit.move:encoder_one_head"),
     ("07_head", "vit_forward", "edit.move:encoder_twelve_heads"),
     ("07_head", "vit_forward", "edit.move:norm_after_every_block"),
-    ("08_occlusion", "occlusion_map", "edit.index:target:+1"),
+    ("08_occlusion", "occlusion_map", "edit.index:target:-1"),
     ("08_occlusion", "quadrant_probabilities", "edit.size:quadrant_side:0"),
 ])
 def test_a_visible_case_names_an_edit_by_lookup_without_the_search(monkeypatch, step, function, edit):
@@ -534,6 +534,22 @@ def test_a_visible_case_names_an_edit_by_lookup_without_the_search(monkeypatch, 
                                          tuple(c.extra.get("tolerance", TOLERANCE)), None, None)
     # the edit speaks first; the structure of the error may follow it on lines of its own
     assert finding is not None and finding.id == edit and text.strip().splitlines()[0] == finding.sentence
+
+
+def test_an_edit_whose_numbers_are_zeros_within_the_tolerance_is_never_named():
+    """Class 71's changes under the probe model stay below the test's absolute tolerance: zeros fit them, and
+    so would any unlikely class's, so a map of them names no class; nor does the search name one."""
+    from grader import search
+    from grader.numerics import case_tolerance
+    from grader.suites import support
+
+    c = _visible("08_occlusion", "occlusion_map")
+    output = next(out for finding, out in search.edit_outputs(c) if finding.id == "edit.index:target:+1")
+    tolerance = case_tolerance(c.extra)
+    assert np.abs(output).max() < tolerance[0]  # what makes it unnameable
+    got = np.asarray(output, np.float32).astype(np.float64)
+    assert support._edit_named(c, c.expected, got, None) is None
+    assert search.find_edit(c, c.expected, got, tolerance) is None
 
 
 def test_an_occlusion_map_of_minus_the_original_probability_reads_another_class_when_covered():

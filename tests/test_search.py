@@ -491,6 +491,13 @@ def _cover_diagonal_only(images, top, left, size, value=0.0):
     return covered
 
 
+def _vit_cls_only_updated(images, vit):
+    x = embedded = _embedded(images, vit)
+    for p in vit.blocks:
+        x = torch.cat([_block_with(x, p, vit.num_heads)[:, :1], embedded[:, 1:]], 1)  # the patch rows never move
+    return _head_logits(x, vit)
+
+
 def _cover_value_multiplied(images, top, left, size, value=0.0):
     covered = images.clone()
     covered[..., top:top + size, left:left + size] *= value
@@ -729,6 +736,23 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      _vit_embedding_added_to_output, "edit.move:embedding_added_to_output", "the embedding added"),
     ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_diagonal_only,
      "edit.move:diagonal_only", "diagonal pixels"),
+    ("02_project", "conv_to_linear · random 8x3x4x4 kernel",
+     lambda kernel: kernel[:, :1].expand(-1, 3, -1, -1).reshape(kernel.shape[0], -1).T,
+     "edit.move:first_channel_kernel", "channel R's kernel for all three channels"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features",
+     lambda X, W_E, b_E: (X - X.mean(1, keepdim=True)) @ W_E + b_E, "edit.applied_to_input:patches:centred_dim1",
+     "centred along axis 1"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (lambda s: s.exp2() / s.exp2().sum(-1, keepdim=True))(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5),
+     "edit.move:exp2", "2^s"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.tanh(z / 2 ** 0.5)))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:tanh_for_erf", "tanh where GELU has erf"),
+    ("07_head", "classify · two random images",
+     lambda h, W, b: ((h - h.mean(-1, keepdim=True)) / (h.var(-1, unbiased=False, keepdim=True) + 1e-5).sqrt()) @ W
+     + b, "edit.applied_to_input:h:standardized", "each row of the CLS summary h normalized"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_cls_only_updated,
+     "edit.move:cls_only_updated", "only the CLS row taken"),
 ]
 
 
@@ -841,6 +865,31 @@ def test_covers_placed_at_the_grid_index_counted_from_one_or_doubled_are_named()
                            "edit.move:cover_side_grid_count")):  # the grid's count of patches for the side
         with torch.inference_mode():
             got = (model(_covered(image, squares)).softmax(-1)[:, target] - original).reshape(side, side)
+        found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
+        assert found is not None and found.id == edit, found
+
+
+def test_covers_piled_up_and_a_map_of_signs_are_named():
+    """Each cover drawn on the one before (the original measured on the last, all gray), and a map reduced
+    to its signs."""
+    from grader.worker.probe_model import ProbeModel
+
+    case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
+    model = ProbeModel(torch.from_numpy(case.tensors["probe_weights"]))
+    _, image, target, patch = _torch_args(case)
+    side = image.shape[-1] // patch
+    piled, covers = image.clone(), []
+    for r in range(side):
+        for c in range(side):
+            piled = piled.clone()
+            piled[..., r * patch:(r + 1) * patch, c * patch:(c + 1) * patch] = 0
+            covers.append(piled)
+    with torch.inference_mode():
+        probabilities = model(torch.cat(covers)).softmax(-1)[:, target]
+        signs = (model(_covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)]))
+                 .softmax(-1)[:, target] - model(image).softmax(-1)[0, target]).sign()
+    for got, edit in (((probabilities - probabilities[-1]).reshape(side, side), "edit.move:covers_accumulate"),
+                      (signs.reshape(side, side), "edit.applied:change:sign")):
         found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
         assert found is not None and found.id == edit, found
 

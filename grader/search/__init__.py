@@ -172,7 +172,7 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numer
             overrun finds nothing.
     """
     function = getattr(maths, case.function, None)
-    if function is None or not np.isfinite(got).all():
+    if function is None or not np.isfinite(got).all() or numerics.zeros_fit(got, tolerance):
         return None
     if budget is None:
         budget = BUDGETS.get(case.function, BUDGET_SECONDS)
@@ -188,7 +188,8 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numer
     got_first, expected_first = first.of_first_image(got), first.of_first_image(expected)
     every = list(candidates(case.function, first.trace))
     # an operation put on any quantity names a mistake only where no edit of the computation itself fits:
-    # those are tried last, and only then
+    # those are tried last, and only then; an edit whose numbers are all near zero is never named (it fits
+    # every output near zero, the probability of any unlikely class)
     for tier in ([c for c in every if not _generic(c)], [c for c in every if _generic(c)]):
         fitting = []
         for candidate in tier:
@@ -197,7 +198,7 @@ def find_edit(case: Any, expected: np.ndarray, got: np.ndarray, tolerance: numer
             output = first.of_first_image(call.edited(candidate)) if candidate.across_images \
                 else first.edited(candidate)
             if output is not None and output.shape == got_first.shape and close(got_first, output) \
-                    and not close(output, expected_first):
+                    and not close(output, expected_first) and not numerics.zeros_fit(output, tolerance):
                 fitting.append(candidate)
         matches = [(c, output) for c in fitting for output in [call.edited(c)]
                    if output is not None and output.shape == got.shape and close(got, output)]

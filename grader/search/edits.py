@@ -55,6 +55,12 @@ def _unit_columns(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
 
 
+def _softmax_of_all(v: np.ndarray) -> np.ndarray:
+    """One softmax over every value of v together, as softmax(x.flatten()) or dim=0 of a vector."""
+    shifted = np.exp(v - v.max())
+    return shifted / shifted.sum()
+
+
 #: (id, what is applied, in words with {q} for the quantity, the operation, the axis it works along: None
 #: for each value alone, -1 for each row, 1 for axis 1 of a tensor of three axes or more). Students add a
 #: squashing or a normalization where the lecture has none: tanh after the projection, a LayerNorm of rows
@@ -62,6 +68,8 @@ def _unit_columns(v: np.ndarray) -> np.ndarray:
 APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], ...] = (
     ("tanh", "tanh applied to {q}", np.tanh, None),
     ("floor", "{q} rounded down to whole numbers (a floor division, //, or floor)", np.floor, None),
+    ("sign", "{q} reduced to its signs, −1, 0 or 1", np.sign, None),
+    ("softmax_all", "one softmax over all of {q} at once, every value, not each row", _softmax_of_all, None),
     ("relu", "{q} with every negative value set to 0 (a ReLU applied)", lambda v: np.maximum(v, 0), None),
     ("sigmoid", "a sigmoid applied to {q}", lambda v: 1 / (1 + np.exp(-v)), None),
     ("gelu", "GELU applied to {q}", lambda v: maths.ops_for(v).gelu(v), None),
@@ -73,6 +81,8 @@ APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], 
                      "applied)", _standardized, -1),
     ("centred", "each row of {q} centred (its mean subtracted)", lambda v: v - v.mean(axis=-1, keepdims=True), -1),
     ("unit_rows", "each row of {q} scaled to length 1", _unit_rows, -1),
+    ("centred_dim1", "{q} centred along axis 1 (each feature's mean over the rows subtracted, not each row's "
+                     "own)", lambda v: v - v.mean(axis=1, keepdims=True), 1),
     ("unit_dim1", "{q} scaled to length 1 along axis 1 (each feature over the rows, not each row), as "
                   "F.normalize does with its default dim=1; a row's features run along the last axis, dim=-1",
      _unit_columns, 1),
@@ -84,12 +94,18 @@ APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], 
 
 #: Operations that leave whole numbers, tried on rows of values only: a statistic kept per row (a standard
 #: deviation of shape (B, N, 1)) rounded takes a few values, which fit other mistakes' numbers by chance.
-WHOLE_NUMBERS = frozenset({"floor"})
+WHOLE_NUMBERS = frozenset({"floor", "sign"})
+
+
+#: Operations on the whole tensor at once, tried on a map or a vector only (the occlusion map, the four
+#: quadrants): a softmax over tens of thousands of values makes each nearly 0, which fits by chance.
+WHOLE_TENSOR = frozenset({"softmax_all"})
+MAP_SIZE = 1024
 
 
 #: What a student does to an argument as it comes in: normalizes it once more, or replaces it by zeros (a
 #: running sum started at 0). A value zeroed is a term left out, or a result of zeros, said otherwise.
-ARGUMENT_OPERATIONS = frozenset({"standardized", "centred", "unit_rows", "unit_dim1", "zeros"})
+ARGUMENT_OPERATIONS = frozenset({"standardized", "centred", "centred_dim1", "unit_rows", "unit_dim1", "zeros"})
 
 
 #: What is tried on a value: every operation but zeros.
@@ -108,7 +124,8 @@ def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPE
             continue
         if axis == 1 and (value.ndim < 3 or value.shape[1] < 2):  # of two axes, axis 1 is the rows' own
             continue
-        if kind not in operations or (kind in WHOLE_NUMBERS and value.shape[-1] < 2):
+        if kind not in operations or (kind in WHOLE_NUMBERS and value.shape[-1] < 2) \
+                or (kind in WHOLE_TENSOR and (value.ndim > 2 or value.size > MAP_SIZE)):
             continue
         yield Candidate(f"{prefix}:{name}:{kind}", sentence("with " + words.format(q=words_of(name)) + when), page,
                         transformed(name, lambda v, t, op=operation: op(v) if op is np.zeros_like
@@ -135,8 +152,8 @@ def _input_edits(name: str, trace: Any) -> Iterator[Candidate]:
         yield from _pixel_edits(name, trace)
 
 
-#: The arguments that hold normalized pixels: images, and the patch rows cut from them.
-PIXEL_INPUTS = frozenset({"images", "patches"})
+#: The arguments that hold normalized pixels: images, the patch rows cut from them, the covered copies.
+PIXEL_INPUTS = frozenset({"images", "patches", "covers"})
 
 
 def _standardized_images(v: np.ndarray) -> np.ndarray:

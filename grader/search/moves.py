@@ -155,6 +155,10 @@ def _activation_moves() -> Iterator[Candidate]:
         "with GELU written 0.5·z + erf(z/√2), the brackets round 1 + erf dropped: the lecture's is "
         "0.5·z·(1 + erf(z/√2))"), 35,
         maths.recomputed("activated", lambda t: 0.5 * t["hidden"] + ops.erf(t["hidden"] / np.sqrt(2))))
+    yield Candidate("activation:tanh_for_erf", sentence(
+        "with tanh where GELU has erf, 0.5·z·(1 + tanh(z/√2)), without the tanh approximation's own argument "
+        "√(2/π)·(z + 0.044715·z³); the lecture's GELU is 0.5·z·(1 + erf(z/√2))"), 35,
+        maths.recomputed("activated", lambda t: 0.5 * t["hidden"] * (1 + np.tanh(t["hidden"] / np.sqrt(2)))))
     yield Candidate("activation:tanh_gelu", sentence("with the tanh approximation of GELU; the lecture's GELU is "
                                                       "the exact (erf) one"), 35,
                     maths.recomputed("activated", lambda t: ops.gelu(t["hidden"], approximate="tanh")))
@@ -197,6 +201,12 @@ def _unit_length_rows() -> Candidate:
 
 
 def _layer_norm_moves() -> Iterator[Candidate]:
+    yield from _normalization_moves()
+    yield from _norm_parameter_moves()
+
+
+def _normalization_moves() -> Iterator[Candidate]:
+    """LayerNorm's own computation done otherwise: in `layer_norm`, and in the final norm `read_cls` writes."""
     yield Candidate("move:unbiased_variance", sentence("with the unbiased variance (divided by D - 1); LayerNorm "
                                                         "divides by D"), 36,
                     transformed("var", lambda v, t: v * t["centred"].shape[t["norm_axis"]]
@@ -237,7 +247,6 @@ def _layer_norm_moves() -> Iterator[Candidate]:
     yield Candidate("move:global_mean", sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
                     transformed("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()), across_images=True)
-    yield from _norm_parameter_moves()
 
 
 def _row_mean(value: Any, t: Any) -> Any:
@@ -303,6 +312,10 @@ def _attention_moves() -> Iterator[Candidate]:
         "with each score minus the distance between query and key, −|q_i − k_j|/√d, nearer meaning larger: the "
         "score is their dot product, q_i·k_j/√d"), 28,
         maths.recomputed("scores", lambda t: -_pair_distances(t["q"], t["k"]) / t["sqrt_d"]))
+    yield Candidate("move:exp2", sentence(
+        "with 2^s where the softmax takes e^s (exp2 without the log2(e) its kernels multiply the scores by): the "
+        "softmax of s·ln 2, flatter than the lecture's"), 28,
+        maths.recomputed("A", lambda t: _row_normalized(np.exp2(_shifted(t["scores"], -1)))))
     yield Candidate("move:softmax_twice", sentence(
         "with the softmax applied a second time, to the weights it already gave: the weights are one softmax of "
         "the scores"), 28, transformed("A", lambda v, t: maths.ops_for(v).softmax(v, axis=-1)))
@@ -435,6 +448,7 @@ def _read_moves() -> Iterator[Candidate]:
         "(which it normalizes to 0), as when the CLS rows taken with [:, 0] are handed on and row 0 is taken "
         "again; normalize every row over its D features, then read row 0"), 38,
         maths.recomputed("h", lambda t: np.broadcast_to(t["ln_bias"], t["encoded"][:, 0].shape).copy()))
+    yield from _normalization_moves()
     yield from _norm_parameter_moves()
 
 
@@ -528,6 +542,14 @@ def _map_moves() -> Iterator[Candidate]:
         "with cover (r, c) put at pixel (c·P, c·P), the column's index written for the row too: every cell of a "
         "column measures the same patch on the diagonal; cover (r, c) starts at pixel (r·P, c·P)"), 44,
         maths.recomputed("covered_probabilities", lambda t: _covered_at(t, lambda r, c: (c, c))))
+    yield Candidate("move:covers_accumulate", sentence(
+        "with each cover drawn on the one before instead of on a fresh copy: cover k keeps the squares of all the "
+        "covers before it, the last is all gray, and the original is measured on that; each of the 196 tests "
+        "covers one patch of the untouched image (page 44)"), 44, maths.recomputed("change", _accumulated_change))
+    yield Candidate("move:covers_at_16_pixel_steps", sentence(
+        "with covers placed 16 pixels apart, the lecture's patch size written in: cover (r, c) starts at pixel "
+        "(r·P, c·P) for the patch size P given"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _covered(t, step=16)))
     yield Candidate("move:cover_side_grid_count", sentence(
         "with each cover as many pixels on a side as the grid has patches per side (14 for a 224-pixel image of "
         "16-pixel patches) instead of the patch size P: the two numbers of page 7, 14 patches of 16 pixels"), 44,
@@ -580,6 +602,20 @@ def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None, fi
     return maths.ops_for(covers).softmax(model(covers), axis=axis)[:, target + shift]
 
 
+def _accumulated_change(t: Any) -> Any:
+    """(side, side): covers that pile up (cover k on cover k − 1), the original measured on the last one."""
+    model, image, target = t["call_args"][:3]
+    patch_size = t["call_args"][3] if len(t["call_args"]) > 3 else 16
+    covers = maths.ops_for(image).copy(t["covers"])  # (side², 3, H, W), one square each
+    square = covers == t["fill"]
+    for index in range(1, len(covers)):
+        covers[index][square[index - 1]] = t["fill"]
+        square[index] |= square[index - 1]
+    probabilities = maths.ops_for(covers).softmax(model(covers), axis=-1)[:, target]
+    side = image.shape[-1] // patch_size
+    return (probabilities - probabilities[-1]).reshape(side, side)
+
+
 def _covered_at(t: Any, cell: Callable[[int, int], tuple[int, int]], grid_count: bool = False) -> Any:
     """The covers' target probabilities, cover (r, c) placed on the patch cell(r, c) instead of its own; of side
     the grid's count of patches per side instead of P with `grid_count`."""
@@ -598,6 +634,10 @@ def _quadrant_moves() -> Iterator[Candidate]:
     yield Candidate("move:top_class", sentence("with each covered image's largest probability, whatever its class; "
                                                 "the target's is [:, target] of the softmax, however small"), 43,
                     maths.recomputed("probabilities", _top_class))
+    yield Candidate("move:covers_normalized_again", sentence(
+        "with the covered images normalized once more, (x − 0.5) / 0.5, before the model: they are normalized "
+        "already and 0 is mid-gray (page 42); the model reads the covered copies as they are"), 43,
+        maths.recomputed("probabilities", lambda t: _quadrant_probabilities(t, lambda covered: 2 * covered - 1)))
     yield Candidate("move:only_the_quarter_shown", sentence(
         "with each quarter shown alone, the rest of the image mid-gray (the image minus its covered copy keeps the "
         "quarter, not the rest): covering a quarter keeps the other three and sets that one to mid-gray"), 43,
@@ -605,6 +645,14 @@ def _quadrant_moves() -> Iterator[Candidate]:
     yield Candidate("move:sigmoid_of_target", sentence(
         "with the sigmoid of the target's logit alone; a class's probability is the softmax over every class's "
         "logit, its [:, target]"), 43, maths.recomputed("probabilities", _target_sigmoid))
+
+
+def _quadrant_probabilities(t: Any, shown: Callable[[Any], Any]) -> Any:
+    """(4,): the target's probability of `shown(covered)` for each quadrant's covered copy."""
+    model, image, target = t["call_args"][:3]
+    half, ops = t["quadrant_side"], maths.ops_for(image)
+    covers = [maths.cover(image, q.row * half, q.column * half, half, t["fill"]) for q in t["quadrants"]]
+    return ops.softmax(model(shown(ops.concat(covers, axis=0))), axis=-1)[:, target]
 
 
 def _quarters_kept(t: Any) -> Any:
@@ -692,6 +740,10 @@ def _conv_moves() -> Iterator[Candidate]:
     yield Candidate("move:reshape_no_transpose", sentence("with the kernel reshaped straight to (3·P·P, D) "
                                                            "without transposing it"), 10,
                     transformed("W_E", lambda v, t: t["kernel"].reshape(-1, t["kernel"].shape[0])))
+    yield Candidate("move:first_channel_kernel", sentence(
+        "with channel R's kernel for all three channels: W_E's G and B rows repeat the R rows; each channel's block "
+        "of rows is that channel's own kernel, channel-major as patchify's rows (page 9)"), 10,
+        transformed("W_E", lambda v, t: np.concatenate([v[:len(v) // 3]] * 3)))
     yield Candidate("move:pseudo_inverse", sentence(
         "with the pseudo-inverse of the (D, 3·P·P) kernel matrix where its transpose belongs: W_E holds the "
         "kernel's rows as its columns (the two agree only for orthonormal kernels)"), 10,
@@ -727,6 +779,11 @@ def _first_head_everywhere(name: str) -> Candidate:
 
 def _qkv_moves() -> Iterator[Candidate]:
     yield _values_from_input(3)
+    yield Candidate("move:product_over_sqrt_d", sentence(
+        "with x·W_qkv divided by √d before the bias is added, q, k and v alike (addmm's alpha): the 1/√d belongs "
+        "to the scores, q·kᵀ/√d (page 28); q, k and v are x·W + b as they come"), 28,
+        maths.recomputed("qkv", lambda t: t["call_args"][0] @ t["call_args"][1]
+                         / np.sqrt(t["call_args"][0].shape[-1] // t["call_args"][3]) + t["b_qkv"]))
     for name in ("q", "k", "v"):
         yield _first_head_everywhere(name)
 
@@ -909,6 +966,9 @@ ENCODER_RERUNS: tuple[tuple[str, str, int, dict[str, bool]], ...] = (
      "every block like the patch rows, gathering what they say, and only read at the end", 38, {"cls_reset": True}),
     ("block_residual_again", "with each block applied as x + block(x): the block already adds its residuals, so "
      "the encoder's loop is x = block(x)", 34, {"residual": True}),
+    ("cls_only_updated", "with only the CLS row taken from each block's output, the patch rows kept as they were "
+     "embedded: CLS reads the patch rows as every block has updated them (page 22), so the loop is x = block(x) "
+     "for all rows", 50, {"cls_only": True}),
     ("images_normalized_twice", "with the images normalized once more, 2x − 1 as for pixels in [0, 1], before they "
      "are embedded: vit_forward's images are normalized to [−1, 1] already", 8, {"pixels_again": True}),
 )
@@ -925,11 +985,13 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
 
 def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
                    without_cls: bool = False, norm_first: bool = False, twice: bool = False,
-                   position_each: bool = False, cls_reset: bool = False, pixels_again: bool = False) -> Any:
+                   position_each: bool = False, cls_reset: bool = False, pixels_again: bool = False,
+                   cls_only: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
     output added to its input, each block's output (or the embedded rows) normalized by the final
     LayerNorm, CLS left out, each block applied twice, the position table added before every block, the
-    embedded CLS row put back before every block, or the images normalized again (2x − 1) before all that."""
+    embedded CLS row put back before every block, only CLS taken from each block's output, or the images
+    normalized again (2x − 1) before all that."""
     params = t["call_args"][1]
     embedded = maths.embed(2 * t["images"] - 1, params) if pixels_again else t["block_outputs"][0]  # (B, 1+N, D)
     x = embedded[:, 1:] if without_cls else embedded
@@ -940,6 +1002,7 @@ def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, nor
         out = maths.block(x, p, heads or params.num_heads)
         out = maths.block(out, p, heads or params.num_heads) if twice else out
         x = x + out if residual else out
+        x = np.concatenate([x[:, :1], embedded[:, 1:]], axis=1) if cls_only else x
         x = _final_norm(t, x) if norm_each else x
     return _final_norm(t, x)
 

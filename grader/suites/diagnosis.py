@@ -437,6 +437,8 @@ def _constant(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding 
         return None
     if close(g, np.zeros_like(g)):
         if case.function in CLASS_PROBABILITIES and np.any(g != 0):
+            if _leaves_little(g, _factor(e, g) * e):  # the right pattern made small (divided by the area)
+                return None
             return _found("unlikely_class", f"Every value of your result is near zero but not zero (the largest "
                           f"{_fmt(float(np.abs(g).max()))}), where the target class's are not: those of a class "
                           "the model gives almost no probability. The target is the class passed in, the one "
@@ -529,9 +531,10 @@ def _scale(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
     norm = float((e * e).sum())
     if norm == 0:
         return None
-    if close(g, np.zeros_like(g)):
-        return _found("all_zero", "Every value of your result is zero (within the tolerance).")
     c = _factor(e, g)
+    small_pattern = np.ptp(g) > 0 and _leaves_little(g, c * e)  # the right pattern, made small (÷ the area)
+    if close(g, np.zeros_like(g)) and not small_pattern:
+        return _found("all_zero", "Every value of your result is zero (within the tolerance).")
     if abs(c - 1) > 1e-3 and _fits(g, c * e, close):
         text = (f"Every value is {_fmt(c)} × the expected one{_factor_name(c)}: the pattern is "
                 "right, the scale is not.")

@@ -114,7 +114,8 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
 #: also claims a wrong input.
 APPLIED_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name, kinds in [
-    ("tanh", "activation"), ("floor", "activation"),
+    ("tanh", "activation"), ("floor", "activation"), ("sign", "activation"), ("softmax_all", "activation term axis"),
+    ("centred_dim1", "shift term"),
     ("normalized_twice", "scale shift"), ("standardized_per_image", "scale shift"),
     ("relu", "activation"), ("sigmoid", "activation"), ("gelu", "activation"),
     ("clip01", "activation"), ("clip11", "activation"), ("abs", "activation magnitude"), ("zeros", "term inputs"),
@@ -183,6 +184,9 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("embedding_added_to_output", "inputs term"), ("negative_distance_scores", "term"),
     ("norms_without_parameters", "term inputs"), ("coordinatewise_maximum", "term"),
     ("original_top_class", "term shift"), ("images_normalized_twice", "inputs scale shift"),
+    ("first_channel_kernel", "part inputs"), ("product_over_sqrt_d", "term scale"), ("cls_only_updated", "inputs"),
+    ("covers_accumulate", "inputs"), ("covers_at_16_pixel_steps", "inputs part"), ("covers_normalized_again", "inputs"),
+    ("exp2", "activation term scale"),
 ]}
 
 

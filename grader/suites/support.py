@@ -13,7 +13,7 @@ import numpy as np
 
 from grader.expected.arguments import tensor_keys
 from grader.expected.store import Case, Fingerprint
-from grader.numerics import case_tolerance
+from grader.numerics import case_tolerance, zeros_fit
 from grader.results import PROBABILITY_MAP, Finding
 from grader.steps import NORMALIZATION, NORMALIZATION_NAMES, WITHOUT_NORMALIZATION, get_step
 from grader.suites.diagnosis import diagnose, diagnose_count, said_beside
@@ -261,12 +261,18 @@ def _edit_named(case: Case, expected: np.ndarray, value: Any, part: int | None) 
     """The one edit of the lecture's computation, evaluated at fixture build, whose output the value
     equals; None when none does or several different ones do (the student's is then not known). An edit
     whose fingerprint also matches the expected output (it changes another output, or too little to
-    tell at the fingerprint's tolerance) says nothing of this value."""
+    tell at the fingerprint's tolerance), nor does one whose kept values are zeros within the test's
+    tolerance (it fits every output near zero); a value of zeros within the test's tolerance is matched by
+    every mistake that is near zero too, and no edit is named for it."""
+    tolerance = case_tolerance(case.extra)
+    if isinstance(value, np.ndarray) and zeros_fit(value, tolerance):
+        return None
     fitting = []
     for finding, fingerprint in case.edits or ():
         if part is not None and isinstance(fingerprint, tuple):
             fingerprint = fingerprint[part]
-        if _matches(fingerprint, value) and not _matches(fingerprint, expected):
+        if _matches(fingerprint, value) and not _matches(fingerprint, expected) \
+                and not (isinstance(fingerprint, Fingerprint) and zeros_fit(fingerprint.values, tolerance)):
             fitting.append(finding)
     fitting = [f for f in fitting if not generic(f.id)] or fitting  # an operation put anywhere comes last
     return fitting[0] if len(fitting) == 1 else None
