@@ -534,18 +534,16 @@ def _map_moves() -> Iterator[Candidate]:
         "with the grid counted from 1: cover (r, c) put on patch (r + 1, c + 1), the last row and column of covers "
         "off the image; range(side) counts 0, 1, ..., side − 1"), 44,
         maths.recomputed("covered_probabilities", lambda t: _covered(t, first=1)))
-    yield Candidate("move:covers_on_row_diagonal", sentence(
-        "with cover (r, c) put at pixel (r·P, r·P), the row's index written for the column too: every cell of a row "
-        "measures the same patch on the diagonal; cover (r, c) starts at pixel (r·P, c·P)"), 44,
-        maths.recomputed("covered_probabilities", lambda t: _covered_at(t, lambda r, c: (r, r))))
-    yield Candidate("move:covers_on_column_diagonal", sentence(
-        "with cover (r, c) put at pixel (c·P, c·P), the column's index written for the row too: every cell of a "
-        "column measures the same patch on the diagonal; cover (r, c) starts at pixel (r·P, c·P)"), 44,
-        maths.recomputed("covered_probabilities", lambda t: _covered_at(t, lambda r, c: (c, c))))
+    for index, other, cell in (("row", "column", lambda r, c: (r, r)), ("column", "row", lambda r, c: (c, c))):
+        letter = index[0]  # r or c
+        yield Candidate(f"move:covers_on_{index}_diagonal", sentence(
+            f"with cover (r, c) put at pixel ({letter}·P, {letter}·P), the {index}'s index written for the {other} "
+            f"too: every cell of a {index} measures the same patch on the diagonal; cover (r, c) starts at pixel "
+            "(r·P, c·P)"), 44, maths.recomputed("covered_probabilities", lambda t, f=cell: _covered_at(t, f)))
     yield Candidate("move:covers_accumulate", sentence(
         "with each cover drawn on the one before instead of on a fresh copy: cover k keeps the squares of all the "
         "covers before it, the last is all gray, and the original is measured on that; each of the 196 tests "
-        "covers one patch of the untouched image (page 44)"), 44, maths.recomputed("change", _accumulated_change))
+        "covers one patch of the untouched image"), 44, maths.recomputed("change", _accumulated_change))
     yield Candidate("move:covers_at_16_pixel_steps", sentence(
         "with covers placed 16 pixels apart, the lecture's patch size written in: cover (r, c) starts at pixel "
         "(r·P, c·P) for the patch size P given"), 44,
@@ -641,31 +639,19 @@ def _quadrant_moves() -> Iterator[Candidate]:
     yield Candidate("move:only_the_quarter_shown", sentence(
         "with each quarter shown alone, the rest of the image mid-gray (the image minus its covered copy keeps the "
         "quarter, not the rest): covering a quarter keeps the other three and sets that one to mid-gray"), 43,
-        maths.recomputed("probabilities", _quarters_kept))
+        maths.recomputed("probabilities", lambda t: _quadrant_probabilities(t, lambda c: t["call_args"][1] - c)))
     yield Candidate("move:sigmoid_of_target", sentence(
         "with the sigmoid of the target's logit alone; a class's probability is the softmax over every class's "
         "logit, its [:, target]"), 43, maths.recomputed("probabilities", _target_sigmoid))
 
 
 def _quadrant_probabilities(t: Any, shown: Callable[[Any], Any]) -> Any:
-    """(4,): the target's probability of `shown(covered)` for each quadrant's covered copy."""
+    """(4,): the target's probability of `shown(covered)` for each quadrant's covered copy (the image minus
+    it keeps the quarter alone, the rest 0)."""
     model, image, target = t["call_args"][:3]
     half, ops = t["quadrant_side"], maths.ops_for(image)
     covers = [maths.cover(image, q.row * half, q.column * half, half, t["fill"]) for q in t["quadrants"]]
     return ops.softmax(model(shown(ops.concat(covers, axis=0))), axis=-1)[:, target]
-
-
-def _quarters_kept(t: Any) -> Any:
-    """(4,): the target's probability of each image minus its covered copy: the quarter kept, the rest 0."""
-    model, image, target = t["call_args"][:3]
-    half, ops = t["quadrant_side"], maths.ops_for(image)
-    kept = []
-    for q in t["quadrants"]:
-        shown = ops.copy(image) * 0  # (1, 3, H, W): mid-gray everywhere, then the quarter
-        square = (..., slice(q.row * half, (q.row + 1) * half), slice(q.column * half, (q.column + 1) * half))
-        shown[square] = image[square] - t["fill"]
-        kept.append(shown)
-    return ops.softmax(model(ops.concat(kept, axis=0)), axis=-1)[:, target]
 
 
 def _top_class(t: Any) -> Any:
