@@ -218,3 +218,15 @@ def test_a_fingerprint_kept_as_float16_matches_its_output_and_no_other():
     assert fingerprint.matches(output.numpy())
     off = output.double().numpy() + 3 * FINGERPRINT_TOLERANCE * float(output.abs().max())
     assert not fingerprint.matches(off)
+
+
+def test_kept_float16_values_one_rounding_step_apart_agree_and_two_do_not():
+    """Two builds' float32 values a rounding apart may land on neighbouring float16 numbers: that step is no
+    disagreement, a second one is."""
+    from grader.expected.agree import _difference
+
+    committed = np.array([0.5, -0.25, 1.0], dtype=np.float16)
+    one_step = np.nextafter(committed, np.float16(2))
+    assert _difference(one_step, committed) == 0.0
+    two_steps = np.nextafter(one_step, np.float16(2))
+    assert _difference(two_steps, committed) > 0.0
