@@ -367,7 +367,8 @@ def normalize(pixels: Array, trace: Trace | None = None) -> Array:
     t = trace if trace is not None else Trace()
     ops = ops_for(pixels)
     scaled = t("scaled", ops.to_float(pixels) / t.factor("pixel_range", 255.0))  # [0, 1]
-    return t("normalized", (scaled - t.term("pixel_mean", 0.5)) / t.factor("pixel_std", 0.5))  # [-1, 1]
+    normalized = (scaled - t.term("pixel_mean", 0.5)) / t.factor("pixel_std", 0.5)  # [-1, 1]
+    return t("pixels_normalized", normalized)
 
 
 #: (image, patch row, patch column, channel, pixel row, pixel column) of the grid below, in the order

@@ -719,7 +719,8 @@ def _normalize_moves() -> Iterator[Candidate]:
                                 maths.Change("pixel_std", per_channel((0.229, 0.224, 0.225))))))
     yield Candidate("move:clipped_to_unit_range", sentence(
         "with the result clipped to [0, 1]: every pixel darker than mid-gray comes out 0; the checkpoint's "
-        "inputs span [-1, 1], 0 being mid-gray"), 8, transformed("normalized", lambda v, t: np.clip(v, 0.0, 1.0)))
+        "inputs span [-1, 1], 0 being mid-gray"), 8,
+        transformed("pixels_normalized", lambda v, t: np.clip(v, 0.0, 1.0)))
 
 
 def _conv_moves() -> Iterator[Candidate]:

@@ -25,7 +25,8 @@ class Candidate:
 
 #: quantity -> (its words, lecture page)
 WORDS: dict[str, tuple[str, int]] = {
-    "scaled": ("the pixels scaled to [0, 1]", 8), "pixel_range": ("the division by 255", 8),
+    "scaled": ("the pixels scaled to [0, 1]", 8), "pixels_normalized": ("the normalized pixels", 8),
+    "pixel_range": ("the division by 255", 8),
     "pixel_mean": ("the subtracted mean 0.5", 8), "pixel_std": ("the division by the std 0.5", 8),
     "normalized": ("the normalized rows", 36), "images": ("the image", 9),
     "patches": ("the patch rows", 9), "patch_axes": ("the order patches are cut and flattened in", 9),
