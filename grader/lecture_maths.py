@@ -205,7 +205,7 @@ class Trace:
     values: dict[str, Array] = field(default_factory=dict)
     """The latest value of each named quantity (a quantity of each block is the last block's)."""
     roles: dict[str, str] = field(default_factory=dict)
-    """What each quantity is: value, input, term, factor, constant, axis, order or index."""
+    """What each quantity is: value, input, parameter, term, factor, constant, axis, order or index."""
     used: set[str] = field(default_factory=set)
     """The quantities an edit's changes applied to: an edit that changed nothing is no edit."""
     reuse: Trace | None = None
@@ -242,6 +242,15 @@ class Trace:
         self.values[name] = value
         self.log.append(name)
         return value
+
+    def parameter(self, name: str, value: Any) -> Any:
+        """A learned weight passed in (W_o, a LayerNorm's bias), recorded so that an edit may transpose it or
+        put another of its shape in its place. One the caller recorded and passes on as it is (the block's
+        W_o, handed to the attention) is not changed a second time."""
+        if name in self.roles and self.values.get(name) is value:
+            self.log.append(name)
+            return value
+        return self._named(name, value, "parameter")
 
     def term(self, name: str, value: Array) -> Array:
         """A term added to something else (a bias, the position table, a residual): leaving it out means 0."""
@@ -419,7 +428,7 @@ def conv_to_linear(conv_weight: Array, trace: Trace | None = None) -> Array:
 def project(patches: Array, W_E: Array, b_E: Array, trace: Trace | None = None) -> Array:
     """(B, N, 3*P*P) -> (B, N, D): one affine map for every patch, nothing else (page 10)."""
     t = trace if trace is not None else Trace()
-    patches, W_E = t.input("patches", patches), t.input("W_E", W_E)
+    patches, W_E = t.input("patches", patches), t.parameter("W_E", W_E)
     return t("tokens", patches @ W_E + t.term("b_E", b_E))  # (B, N, D)
 
 
@@ -471,7 +480,7 @@ def qkv_heads(x: Array, W_qkv: Array, b_qkv: Array, num_heads: int,
     ops = ops_for(x)
     B, N, D = x.shape
     sizes = {"qkv": 3, "head": num_heads, "feature": D // num_heads}
-    qkv = t("qkv", x @ W_qkv + t.term("b_qkv", b_qkv))  # (B, N, 3D)
+    qkv = t("qkv", x @ t.parameter("W_qkv", W_qkv) + t.term("b_qkv", b_qkv))  # (B, N, 3D)
     layout = t.order("qkv_layout", QKV_LAYOUT)
     columns = qkv.reshape(B, N, *(sizes[part] for part in layout))  # (B, N, 3, H, d) in the lecture's layout
     split = ops.permute(columns, (2 + layout.index("qkv"), 0, 2 + layout.index("head"), 1,
@@ -503,7 +512,7 @@ def multi_head_attention(x: Array, W_qkv: Array, b_qkv: Array, W_o: Array, b_o: 
     A = attention_weights(q, k, trace=t)  # (B, H, N, N)
     heads = t("heads", A @ v)  # (B, H, N, d): each query's mix of the values
     joined = t("joined", ops.permute(heads, (0, 2, 1, 3)).reshape(B, N, D))  # (B, N, H*d), heads side by side
-    return t("attn", joined @ t("W_o", W_o) + t.term("b_o", b_o))  # (B, N, D)
+    return t("attn", joined @ t.parameter("W_o", W_o) + t.term("b_o", b_o))  # (B, N, D)
 
 
 # ---------------------------------------------------------------- 06 block (pages 34-37)
@@ -527,9 +536,14 @@ def mlp(x: Array, W_1: Array, b_1: Array, W_2: Array, b_2: Array, trace: Trace |
     """D -> 4D -> D with the exact (erf) GELU between (page 35)."""
     t = trace if trace is not None else Trace()
     ops = ops_for(x)
-    hidden = t("hidden", x @ W_1 + t.term("b_1", b_1))  # (B, N, 4D)
+    hidden = t("hidden", x @ t.parameter("W_1", W_1) + t.term("b_1", b_1))  # (B, N, 4D)
     activated = t("activated", ops.gelu(hidden))
-    return t("mlp", activated @ W_2 + t.term("b_2", b_2))  # (B, N, D)
+    return t("mlp", activated @ t.parameter("W_2", W_2) + t.term("b_2", b_2))  # (B, N, D)
+
+
+#: The weights `block` picks out of its BlockParams by name (the biases b_qkv, b_o, b_1, b_2 are the
+#: sublayers' own terms).
+BLOCK_PARAMETERS = ("ln1_weight", "ln1_bias", "ln2_weight", "ln2_bias", "W_qkv", "W_o", "W_1", "W_2")
 
 
 @_reusable
@@ -537,13 +551,13 @@ def block(x: Array, p: Any, num_heads: int, trace: Trace | None = None) -> Array
     """Pre-LN block: u = x + MSA(LN1(x)), out = u + MLP(LN2(u)) (page 34)."""
     t = trace if trace is not None else Trace()
     x = t.input("x", x)
-    for name in ("ln1_weight", "ln1_bias", "ln2_weight", "ln2_bias"):
-        t.input(name, getattr(p, name))
-    ln1 = t("ln1", layer_norm(x, p.ln1_weight, p.ln1_bias, trace=t))  # (B, N, D)
-    attn = multi_head_attention(ln1, p.W_qkv, p.b_qkv, p.W_o, p.b_o, num_heads, trace=t)
+    # the block picks its weights out of p: one picked wrongly (ln1's bias for ln2's) is the block's mistake
+    w = {name: t.parameter(name, getattr(p, name)) for name in BLOCK_PARAMETERS}
+    ln1 = t("ln1", layer_norm(x, w["ln1_weight"], w["ln1_bias"], trace=t))  # (B, N, D)
+    attn = multi_head_attention(ln1, w["W_qkv"], p.b_qkv, w["W_o"], p.b_o, num_heads, trace=t)
     u = t("u", t.term("residual_1", x) + attn)  # the residual keeps x
-    ln2 = t("ln2", layer_norm(u, p.ln2_weight, p.ln2_bias, trace=t))
-    update = mlp(ln2, p.W_1, p.b_1, p.W_2, p.b_2, trace=t)
+    ln2 = t("ln2", layer_norm(u, w["ln2_weight"], w["ln2_bias"], trace=t))
+    update = mlp(ln2, w["W_1"], p.b_1, w["W_2"], p.b_2, trace=t)
     return t("out", t.term("residual_2", u) + update)  # (B, N, D)
 
 
@@ -562,7 +576,7 @@ def classify(h: Array, W_head: Array, b_head: Array, trace: Trace | None = None)
     """(B, D) -> logits (B, classes): no softmax (page 52)."""
     t = trace if trace is not None else Trace()
     h = t.input("h", h)
-    return t("logits", h @ W_head + t.term("b_head", b_head))
+    return t("logits", h @ t.parameter("W_head", W_head) + t.term("b_head", b_head))
 
 
 @_reusable

@@ -491,6 +491,8 @@ def test_magnitudes_and_a_wrong_cls_count():
     assert fencepost.id == "diagnosis.grid_side_count" and "15 x 15 = 225 patches plus one" in fencepost.sentence
     pixels = diagnose_count(counting, 224 * 224 // 16 * 16 + 1)  # ((size·size) // P)·P: the pixels again
     assert pixels.id == "diagnosis.pixel_count" and "size·size // (P·P)" in pixels.sentence
+    planes = diagnose_count(counting, 3 * 196 + 1)  # every patch counted once per colour plane
+    assert planes.id == "diagnosis.channel_count" and "3 × 196 = 588 plus one" in planes.sentence
     squared = diagnose_count(counting, 197 ** 2)  # the attention scores, one per pair of tokens
     assert squared.id == "diagnosis.squared_count" and "197² = 38809" in squared.sentence
     small = SimpleNamespace(function="count_tokens", args=[{"name": "image_size", "value": 64},

@@ -498,6 +498,19 @@ def _vit_cls_only_updated(images, vit):
     return _head_logits(x, vit)
 
 
+def _block_ln2_twice(x, p, H):
+    u = x + _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
+                               p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
+    once = F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6)
+    twice = F.layer_norm(once, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6)  # the MLP normalizes its input again
+    return u + F.gelu(twice @ p.W_1 + p.b_1) @ p.W_2 + p.b_2
+
+
+def _layer_norm_about_median(x, w, b):
+    centred = x - x.median(dim=-1, keepdim=True).values  # torch's median: the lower middle value of 16
+    return centred / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * w + b
+
+
 def _cover_value_multiplied(images, top, left, size, value=0.0):
     covered = images.clone()
     covered[..., top:top + size, left:left + size] *= value
@@ -522,7 +535,7 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8", _weights_without_exp,
      "edit.move:no_exp", "without the softmax's exponential"),
     ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_projected_by_W_o_transposed,
-     "edit.transposed:W_o", "W_o transposed"),
+     "edit.transposed_weight:W_o", "W_o transposed"),
     ("06_block", "layer_norm · random 5 tokens x 16 features", _uncentred_variance,
      "edit.move:uncentred_variance", "uncentred"),
     ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_gelu_without_half,
@@ -751,6 +764,31 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("07_head", "classify · two random images",
      lambda h, W, b: ((h - h.mean(-1, keepdim=True)) / (h.var(-1, unbiased=False, keepdim=True) + 1e-5).sqrt()) @ W
      + b, "edit.applied_to_input:h:standardized", "each row of the CLS summary h normalized"),
+    # a weight picked or passed wrongly, GELU's and LayerNorm's variants, a norm twice, the head size as count
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, replace(p, W_o=p.W_o.T), H), "edit.transposed_weight:W_o", "W_o transposed"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, replace(p, ln2_bias=p.ln1_bias), H), "edit.replaced:ln2_bias:ln1_bias",
+     "LN1's bias in place of LN2's bias"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_ln2_twice, "edit.move:ln2_twice",
+     "LN2 applied twice"),
+    ("02_project", "project · random 5 patches, 12 -> 6 features",
+     lambda X, W_E, b_E: X @ F.normalize(W_E, dim=0) + b_E, "edit.applied_to_input:W_E:unit_columns",
+     "each column of W_E scaled to length 1"),
+    ("07_head", "classify · two random images",
+     lambda h, W, b: h @ W.reshape(W.shape[1], W.shape[0]).T + b,
+     "edit.applied_to_input:W_head:storage_read_transposed", "transposed back"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _layer_norm_about_median, "edit.move:median_centred",
+     "median"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.tanh((2 / torch.pi) ** 0.5 * z)))(x @ W_1 + b_1)
+     @ W_2 + b_2, "edit.activation:tanh_gelu_without_cubic", "without its cubic term"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.erf(z / 2 ** 1 / 2)))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:gelu_formula_8", "erf(z/4)"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes",
+     lambda images, vit: _vit_with_heads(images, vit, vit.W_E.shape[1] // vit.num_heads),
+     "edit.move:encoder_head_size_as_count", "the head size D / H passed where the head count goes"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_cls_only_updated,
      "edit.move:cls_only_updated", "only the CLS row taken"),
 ]
@@ -896,7 +934,7 @@ def test_covers_piled_up_and_a_map_of_signs_are_named():
 
 def test_the_top_class_probability_and_a_cover_of_half_are_named():
     """Each quadrant's largest probability, whatever its class, and covers filled with 0.5, mid-gray of
-    pixels in [0, 1] but light gray of normalized ones."""
+    pixels in [0, 1] but light gray of normalized ones, with the image's mean, or one pixel short."""
     from grader.worker.probe_model import ProbeModel
 
     case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 6")
@@ -916,6 +954,15 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.constant:fill:0.5", found
     assert "mid-gray is 0" in found.sentence
+    one_short = _covered(image, [(r * patch, c * patch, patch - 1) for r in range(side) for c in range(side)])
+    mean_filled = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)],
+                           image.mean().item())
+    for covers, edit in ((one_short, f"edit.size:cover_side:{patch - 1}"),
+                         (mean_filled, "edit.constant:fill:image_mean")):
+        with torch.inference_mode():
+            got = (model(covers).softmax(-1)[:, target] - model(image).softmax(-1)[0, target]).reshape(side, side)
+        found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
+        assert found is not None and found.id == edit, found
 
 
 def test_the_sigmoid_of_the_target_logit_is_named():

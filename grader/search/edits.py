@@ -62,7 +62,8 @@ def _softmax_of_all(v: np.ndarray) -> np.ndarray:
 
 
 #: (id, what is applied, in words with {q} for the quantity, the operation, the axis it works along: None
-#: for each value alone, -1 for each row, 1 for axis 1 of a tensor of three axes or more). Students add a
+#: for each value alone, -1 for each row, 1 for axis 1 of a tensor of three axes or more, 0 for each
+#: column of a matrix). Students add a
 #: squashing or a normalization where the lecture has none: tanh after the projection, a LayerNorm of rows
 #: already normalized, a map clamped at 0, a softmax taken twice, F.normalize with its default dim=1.
 APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], ...] = (
@@ -86,6 +87,8 @@ APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], 
     ("unit_dim1", "{q} scaled to length 1 along axis 1 (each feature over the rows, not each row), as "
                   "F.normalize does with its default dim=1; a row's features run along the last axis, dim=-1",
      _unit_columns, 1),
+    ("unit_columns", "each column of {q} scaled to length 1 (F.normalize(..., dim=0)); the lecture uses it as "
+                     "it is", lambda v: v / np.maximum(np.linalg.norm(v, axis=0, keepdims=True), 1e-12), 0),
     ("softmax", "a softmax applied to each row of {q}", lambda v: maths.ops_for(v).softmax(v, -1), -1),
     ("max_divided", "each row of {q} divided by its largest value", lambda v: v / v.max(axis=-1, keepdims=True),
      -1),
@@ -108,8 +111,13 @@ MAP_SIZE = 1024
 ARGUMENT_OPERATIONS = frozenset({"standardized", "centred", "centred_dim1", "unit_rows", "unit_dim1", "zeros"})
 
 
-#: What is tried on a value: every operation but zeros.
-VALUE_OPERATIONS = frozenset(kind for kind, *_ in APPLIED) - {"zeros"}
+#: What is tried on a learned matrix as it comes in: an argument's operations, and its columns scaled to
+#: length 1 (F.normalize(W, dim=0)).
+PARAMETER_OPERATIONS = ARGUMENT_OPERATIONS | {"unit_columns"}
+
+
+#: What is tried on a value: every operation but zeros, and the columns of a matrix.
+VALUE_OPERATIONS = frozenset(kind for kind, *_ in APPLIED) - {"zeros", "unit_columns"}
 
 
 def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPERATIONS, prefix: str = "applied",
@@ -123,6 +131,8 @@ def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPE
         if axis == -1 and (value.ndim == 0 or value.shape[-1] < 2):
             continue
         if axis == 1 and (value.ndim < 3 or value.shape[1] < 2):  # of two axes, axis 1 is the rows' own
+            continue
+        if axis == 0 and (value.ndim != 2 or value.shape[0] < 2):  # the columns of a matrix
             continue
         if kind not in operations or (kind in WHOLE_NUMBERS and value.shape[-1] < 2) \
                 or (kind in WHOLE_TENSOR and (value.ndim > 2 or value.size > MAP_SIZE)):
@@ -206,6 +216,29 @@ def _scrambles(name: str, trace: Any) -> Iterator[Candidate]:
                         page_of(name), transformed(name, lambda v, t, op=operation: op(v)))
 
 
+def _parameter_edits(name: str, trace: Any) -> Iterator[Candidate]:
+    """A learned weight picked or passed wrongly: another weight of its shape in its place (ln1's bias for
+    ln2's), a square matrix transposed (W_o.T, as for nn.Linear's (out, in) storage), a matrix's sign flipped,
+    read out in another order, or normalized as it comes in (F.normalize(W_E, dim=0): unit columns)."""
+    value = trace[name]
+    if not isinstance(value, np.ndarray):
+        return
+    for other in _earlier_of_its_shape(name, trace, roles=("parameter",)):
+        yield Candidate(f"replaced:{name}:{other}", sentence(f"with {words_of(other)} in place of {words_of(name)}"),
+                        page_of(name), maths.replaced(name, other))
+    if value.ndim != 2:
+        return
+    if value.shape[0] == value.shape[1]:
+        yield Candidate(f"transposed_weight:{name}", sentence(
+            f"with {words_of(name)} transposed: it is stored (in, out), to multiply rows on the right, x @ W; "
+            "nn.Linear's weight is the one stored (out, in)"), page_of(name), transformed(name, lambda v, t: v.T))
+    yield Candidate(f"sign:{name}", sentence(f"with the sign of {words_of(name)} flipped"), page_of(name),
+                    maths.times(name, -1))
+    yield from _applied_edits(name, trace, PARAMETER_OPERATIONS, "applied_to_input",
+                              ", before anything else is computed with it")
+    yield from _scrambles(name, trace)
+
+
 def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
     """`name` replaced by each quantity of its shape computed before it (one of each set of equal ones)."""
     for other in _earlier_of_its_shape(name, trace):
@@ -213,8 +246,9 @@ def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
                         page_of(name), maths.replaced(name, other))
 
 
-def _earlier_of_its_shape(name: str, trace: Any) -> Iterator[str]:
-    """The quantities of `name`'s shape computed before it (one of each set of equal ones)."""
+def _earlier_of_its_shape(name: str, trace: Any, roles: tuple[str, ...] | None = None) -> Iterator[str]:
+    """The quantities of `name`'s shape computed before it (one of each set of equal ones); with `roles`,
+    only those of these roles."""
     value = trace[name]
     seen: list[np.ndarray] = [value]
     for other, role in trace.roles.items():  # in the order computed: only what exists by then
@@ -222,6 +256,7 @@ def _earlier_of_its_shape(name: str, trace: Any) -> Iterator[str]:
             break
         candidate = trace[other]
         if (other not in WORDS or role in ("axis", "order", "index", "constant")
+                or (roles is not None and role not in roles)
                 or not isinstance(candidate, np.ndarray) or candidate.shape != value.shape
                 or any(np.array_equal(candidate, s) for s in seen)):
             continue
@@ -295,6 +330,15 @@ def _constant_edits(name: str, trace: Any) -> Iterator[Candidate]:
                    if name == "fill" and value == 0.5 and current == 0 else "")
             yield Candidate(f"constant:{name}:{fmt(value)}", sentence(
                 f"with {words} {fmt(value)} instead of {fmt(current)}{why}"), page, maths.set_to(name, value))
+    if name == "fill" and current == 0:
+        yield Candidate("constant:fill:image_mean", sentence(
+            "with each cover filled with the image's mean instead of 0: normalized 0 is mid-gray (page 42), one fixed "
+            "gray for every image"), page, transformed(name, lambda v, t: _image_mean(t)))
+
+
+def _image_mean(t: Any) -> float:
+    """The mean of the call's image (its images: every value of the batch), a fill a student may pick."""
+    return float(next(a for a in t["call_args"] if isinstance(a, np.ndarray) and a.ndim == 4).mean())
 
 
 def _axis_edits(name: str, trace: Any) -> Iterator[Candidate]:
@@ -350,7 +394,7 @@ def _index_edits(name: str, trace: Any) -> Iterator[Candidate]:
 def _size_edits(name: str, trace: Any) -> Iterator[Candidate]:
     """A cover's side halved or doubled (a quadrant a quarter of the image's side)."""
     current = int(trace[name])
-    if name == "cover_size":  # the slice's end one off: image[top:top + size] covers rows top..top+size-1
+    if name in ("cover_size", "cover_side"):  # the end one off: image[top:top + size] covers top..top+size-1
         for size in (current - 1, current + 1):
             yield Candidate(f"size:{name}:{size}", sentence(
                 f"covering {size}×{size} pixels where {current}×{current} are asked: image[top:top + size] covers "
@@ -367,7 +411,7 @@ def _size_edits(name: str, trace: Any) -> Iterator[Candidate]:
 
 
 _ROLE_EDITS: dict[str, Callable[[str, Any], Iterator[Candidate]]] = {
-    "value": _value_edits, "input": _input_edits, "term": _term_edits, "factor": _factor_edits,
-    "constant": _constant_edits,
+    "value": _value_edits, "input": _input_edits, "parameter": _parameter_edits, "term": _term_edits,
+    "factor": _factor_edits, "constant": _constant_edits,
     "axis": _axis_edits, "order": _order_edits, "index": _index_edits, "size": _size_edits,
 }

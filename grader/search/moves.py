@@ -105,6 +105,11 @@ def _block_moves() -> Iterator[Candidate]:
             f"with the block's output normalized by {norm.upper()} (its weight and bias) before it is returned, as "
             "a post-LN block ends; the pre-LN block returns the stream u + MLP(LN2(u)) as it is"), 34,
             transformed("out", lambda v, t, n=norm: _ln(v, t, f"{n}_weight", f"{n}_bias")))
+    for norm in ("ln1", "ln2"):
+        yield Candidate(f"move:{norm}_twice", sentence(
+            f"with {norm.upper()} applied twice, {norm.upper()}({norm.upper()}(·)), before its sublayer: the sublayer "
+            "reads the rows normalized once, and a sublayer that normalizes its own input is handed them as they "
+            "are"), 34, transformed(norm, lambda v, t, n=norm: _ln(v, t, f"{n}_weight", f"{n}_bias")))
     yield Candidate("move:norms_swapped", sentence("with LN2's weight and bias before the attention and LN1's "
                                                     "before the MLP; LN1 belongs to the attention"), 36,
                     maths.Edit((maths.Change("ln1", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")),
@@ -130,7 +135,9 @@ GELU_FORMULAS = (((1.0, 1.0, np.sqrt(2)), "without the 0.5: z·(1 + erf(z/√2))
                  ((0.5, 1.0, 1.0), "with erf(z)", "erf(z/√2)"),
                  ((1.0, 0.0, np.sqrt(2)), "as z·erf(z/√2), without the 0.5 and the 1 +", "0.5·z·(1 + erf(z/√2))"),
                  ((0.5, 1.0, 1.0, 1 / np.sqrt(2)), "with erf(z)/√2, the √2 dividing erf instead of z",
-                  "erf(z/√2)"))
+                  "erf(z/√2)"),
+                 ((0.5, 1.0, 4.0), "with erf(z/4), as `z / 2 ** 1/2` computes: Python reads it (z / 2 ** 1) / 2, "
+                  "** binding before /; √2 is 2 ** 0.5", "erf(z/√2)"))
 
 
 def _gelu_formula(half: float, one: float, root: float, outer: float = 1.0) -> Callable[[Any], Any]:
@@ -162,6 +169,10 @@ def _activation_moves() -> Iterator[Candidate]:
     yield Candidate("activation:tanh_gelu", sentence("with the tanh approximation of GELU; the lecture's GELU is "
                                                       "the exact (erf) one"), 35,
                     maths.recomputed("activated", lambda t: ops.gelu(t["hidden"], approximate="tanh")))
+    yield Candidate("activation:tanh_gelu_without_cubic", sentence(
+        "with the tanh approximation of GELU without its cubic term, 0.5·z·(1 + tanh(√(2/π)·z)): the approximation "
+        "is tanh(√(2/π)·(z + 0.044715·z³)), and the lecture's GELU is the exact (erf) one"), 35,
+        maths.recomputed("activated", lambda t: 0.5 * t["hidden"] * (1 + np.tanh(np.sqrt(2 / np.pi) * t["hidden"]))))
     yield Candidate("activation:relu", sentence("with ReLU where the MLP's activation is GELU"), 35,
                     maths.recomputed("activated", lambda t: ops.relu(t["hidden"])))
     yield Candidate("activation:sigmoid", sentence("with a sigmoid where the MLP's activation is GELU"), 35,
@@ -211,6 +222,10 @@ def _normalization_moves() -> Iterator[Candidate]:
                                                         "divides by D"), 36,
                     transformed("var", lambda v, t: v * t["centred"].shape[t["norm_axis"]]
                                / (t["centred"].shape[t["norm_axis"]] - 1)))
+    yield Candidate("move:median_centred", sentence(
+        "with each row's median subtracted where its mean goes (torch's median, the lower of the two middle values "
+        "of an even row): LayerNorm centres each row on its mean, then divides by the spread about it"), 36,
+        transformed("centred", lambda v, t: (v + t["mean"]) - _lower_median(v + t["mean"], t["norm_axis"])))
     yield Candidate("move:eps_outside_root", sentence("with eps added after the square root; it goes inside: "
                                                        "√(var + eps)"), 36,
                     maths.recomputed("std", lambda t: np.sqrt(t["var"]) + t["eps"]))
@@ -247,6 +262,11 @@ def _normalization_moves() -> Iterator[Candidate]:
     yield Candidate("move:global_mean", sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
                     transformed("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()), across_images=True)
+
+
+def _lower_median(x: Any, axis: int) -> Any:
+    """torch.median along `axis`, kept as an axis of 1: of an even count, the lower of the two middle values."""
+    return np.take(np.sort(x, axis=axis), [(x.shape[axis] - 1) // 2], axis=axis)
 
 
 def _row_mean(value: Any, t: Any) -> Any:
@@ -927,6 +947,13 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
             f"with every block's attention split into {HEADS} heads, the lecture's ViT-Ti count, written in; this "
             f"model's blocks have {params.num_heads} heads each: read them from params.num_heads"), 32,
             transformed("normed", lambda v, t: _encoder_rerun(t, heads=HEADS)))
+    width = trace["encoded"].shape[-1]
+    head_size = width // params.num_heads
+    if head_size not in (1, params.num_heads) and width % head_size == 0:
+        yield Candidate("move:encoder_head_size_as_count", sentence(
+            f"with every block's attention split into {head_size} heads, the head size D / H passed where the head "
+            f"count goes: this model's blocks have {params.num_heads} heads of {head_size} features, "
+            "params.num_heads"), 32, transformed("normed", lambda v, t: _encoder_rerun(t, heads=head_size)))
     for name, words, page, rerun in ENCODER_RERUNS:
         yield Candidate(f"move:{name}", sentence(words), page,
                         transformed("normed", lambda v, t, how=rerun: _encoder_rerun(t, **how)))

@@ -287,7 +287,8 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
                       f"parentheses round `(1 if cls else 0)`: {patches} patches, then {asked} (page 7).")
     side = size // patch
     return (_grid_side_count(side, got, patches, asked) or _xor_count(side, got, patches, asked)
-            or _doubled_count(side, got, patches, asked) or _other_patch_count(size, patch, got, cls, asked))
+            or _doubled_count(side, got, patches, asked) or _channel_count(got, patches, asked)
+            or _other_patch_count(size, patch, got, cls, asked))
 
 
 #: The lecture's image side, which a count may have written in for image_size.
@@ -312,6 +313,16 @@ def _doubled_count(side: int, got: int, patches: int, asked: str) -> Finding | N
     if 2 * side != patches and got - 2 * side in (0, 1):
         return _found("doubled_count", f"Your count is {side} × 2 = {2 * side}{' plus one' if got > 2 * side else ''}:"
                       f" the patches per side doubled, not squared. The grid is {side} × {side}: {side} ** 2 = "
+                      f"{patches} patches, then {asked} (page 7).")
+    return None
+
+
+def _channel_count(got: int, patches: int, asked: str) -> Finding | None:
+    """Each patch counted once per colour channel: a (B, 3, rows, cols) grid's every number counted."""
+    if patches > 0 and got - 3 * patches in (0, 1):
+        return _found("channel_count", f"Your count is 3 × {patches} = {3 * patches}"
+                      f"{' plus one' if got > 3 * patches else ''}: each patch counted once per colour channel. A "
+                      f"token is a whole patch, its three channels flattened together into one row (page 9): "
                       f"{patches} patches, then {asked} (page 7).")
     return None
 

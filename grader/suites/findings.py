@@ -91,6 +91,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("dropout", "dropout left on: values set to 0 at random, the rest scaled up", "term", None),
     ("grid_side_count", "a grid of one patch more, or fewer, per side", "term", 7),
     ("doubled_count", "the patches per side doubled, not squared", "term", 7),
+    ("channel_count", "each patch counted once per colour channel", "term", 7),
     ("written_patch_size", "the count of another patch size, written in", "term", 7),
     ("same_row_everywhere", "one row for every row, whatever the input rows", "inputs term", None),
     ("same_for_every_image", "one result for every image, whatever the image", "inputs term", None),
@@ -109,6 +110,7 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
     ("inverted", "term"), ("root", "term"), ("reversed", "order term"), ("shifted", "order term"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
     ("index", "term"), ("activation", "activation"), ("size", "part inputs"), ("added_to", "term inputs"),
+    ("transposed_weight", "inputs axis order"),
 ]}
 #: What each operation applied where the lecture applies none claims (`edit.applied:<quantity>:<operation>`,
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
@@ -120,6 +122,7 @@ APPLIED_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for n
     ("relu", "activation"), ("sigmoid", "activation"), ("gelu", "activation"),
     ("clip01", "activation"), ("clip11", "activation"), ("abs", "activation magnitude"), ("zeros", "term inputs"),
     ("standardized", "term"), ("centred", "term shift"), ("unit_rows", "term"), ("unit_dim1", "term axis"),
+    ("unit_columns", "term axis"),
     ("softmax", "activation term"),
     ("max_divided", "term"), ("transpose_read_in_order", "inputs"), ("storage_read_transposed", "inputs"),
 ]}
@@ -186,7 +189,8 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("original_top_class", "term shift"), ("images_normalized_twice", "inputs scale shift"),
     ("first_channel_kernel", "part inputs"), ("product_over_sqrt_d", "term scale"), ("cls_only_updated", "inputs"),
     ("covers_accumulate", "inputs"), ("covers_at_16_pixel_steps", "inputs part"), ("covers_normalized_again", "inputs"),
-    ("exp2", "activation term scale"),
+    ("exp2", "activation term scale"), ("median_centred", "term"), ("ln1_twice", "inputs term"),
+    ("ln2_twice", "inputs term"), ("encoder_head_size_as_count", "term"),
 ]}
 
 
