@@ -110,7 +110,7 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
     ("inverted", "term"), ("root", "term"), ("reversed", "order term"), ("shifted", "order term"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
     ("index", "term"), ("activation", "activation"), ("size", "part inputs"), ("added_to", "term inputs"),
-    ("transposed_weight", "inputs axis order"),
+    ("transposed_weight", "term inputs axis order"),
 ]}
 #: What each operation applied where the lecture applies none claims (`edit.applied:<quantity>:<operation>`,
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
