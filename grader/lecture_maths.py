@@ -220,6 +220,9 @@ class Trace:
         return self.values[name]
 
     def _named(self, name: str, value: Any, role: str) -> Any:
+        if self.roles.get(name) == "parameter" and self.values.get(name) is value:
+            self.log.append(name)  # a weight the caller picked, passed on (b_o, a sublayer's term): changed there
+            return value
         self.roles[name] = role
         self.log.append(name)
         for change in self.edit.changes:
@@ -247,9 +250,6 @@ class Trace:
         """A learned weight passed in (W_o, a LayerNorm's bias), recorded so that an edit may transpose it or
         put another of its shape in its place. One the caller recorded and passes on as it is (the block's
         W_o, handed to the attention) is not changed a second time."""
-        if name in self.roles and self.values.get(name) is value:
-            self.log.append(name)
-            return value
         return self._named(name, value, "parameter")
 
     def term(self, name: str, value: Array) -> Array:
@@ -541,9 +541,9 @@ def mlp(x: Array, W_1: Array, b_1: Array, W_2: Array, b_2: Array, trace: Trace |
     return t("mlp", activated @ t.parameter("W_2", W_2) + t.term("b_2", b_2))  # (B, N, D)
 
 
-#: The weights `block` picks out of its BlockParams by name (the biases b_qkv, b_o, b_1, b_2 are the
-#: sublayers' own terms).
-BLOCK_PARAMETERS = ("ln1_weight", "ln1_bias", "ln2_weight", "ln2_bias", "W_qkv", "W_o", "W_1", "W_2")
+#: The weights `block` picks out of its BlockParams by name.
+BLOCK_PARAMETERS = ("ln1_weight", "ln1_bias", "ln2_weight", "ln2_bias", "W_qkv", "b_qkv", "W_o", "b_o", "W_1", "b_1",
+                    "W_2", "b_2")
 
 
 @_reusable
@@ -554,10 +554,10 @@ def block(x: Array, p: Any, num_heads: int, trace: Trace | None = None) -> Array
     # the block picks its weights out of p: one picked wrongly (ln1's bias for ln2's) is the block's mistake
     w = {name: t.parameter(name, getattr(p, name)) for name in BLOCK_PARAMETERS}
     ln1 = t("ln1", layer_norm(x, w["ln1_weight"], w["ln1_bias"], trace=t))  # (B, N, D)
-    attn = multi_head_attention(ln1, w["W_qkv"], p.b_qkv, w["W_o"], p.b_o, num_heads, trace=t)
+    attn = multi_head_attention(ln1, w["W_qkv"], w["b_qkv"], w["W_o"], w["b_o"], num_heads, trace=t)
     u = t("u", t.term("residual_1", x) + attn)  # the residual keeps x
     ln2 = t("ln2", layer_norm(u, w["ln2_weight"], w["ln2_bias"], trace=t))
-    update = mlp(ln2, w["W_1"], p.b_1, w["W_2"], p.b_2, trace=t)
+    update = mlp(ln2, w["W_1"], w["b_1"], w["W_2"], w["b_2"], trace=t)
     return t("out", t.term("residual_2", u) + update)  # (B, N, D)
 
 

@@ -511,6 +511,41 @@ def _layer_norm_about_median(x, w, b):
     return centred / (centred.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * w + b
 
 
+def _heads_first_rows_of_W_o(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    heads = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1) @ v  # (B, H, N, d)
+    return sum(heads[:, h] @ W_o[:D // H] for h in range(H)) + b_o  # head 1's rows for every head
+
+
+def _heads_joined_feature_major(x, W_qkv, b_qkv, W_o, b_o, H):
+    B, N, D = x.shape
+    q, k, v = (x @ W_qkv + b_qkv).reshape(B, N, 3, H, D // H).permute(2, 0, 3, 1, 4)
+    heads = (q @ k.transpose(-2, -1) / (D // H) ** 0.5).softmax(-1) @ v  # (B, H, N, d)
+    return heads.transpose(-2, -1).reshape(B, N, D) @ W_o + b_o  # (B, H, d, N) read as (B, N, D)
+
+
+def _vit_embedding_after_every_block(images, vit):
+    x = embedded = _embedded(images, vit)
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads) + embedded
+    return _head_logits(x, vit)
+
+
+def _vit_last_block_again(images, vit):
+    x = _embedded(images, vit)
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    return _head_logits(_block_with(x, p, vit.num_heads), vit)  # the loop variable, left over
+
+
+def _cover_square_mean(images, top, left, size, value=0.0):
+    covered = images.clone()
+    square = covered[..., top:top + size, left:left + size]
+    covered[..., top:top + size, left:left + size] = square.mean(dim=(-2, -1), keepdim=True)
+    return covered
+
+
 def _cover_value_multiplied(images, top, left, size, value=0.0):
     covered = images.clone()
     covered[..., top:top + size, left:left + size] *= value
@@ -789,6 +824,52 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes",
      lambda images, vit: _vit_with_heads(images, vit, vit.W_E.shape[1] // vit.num_heads),
      "edit.move:encoder_head_size_as_count", "the head size D / H passed where the head count goes"),
+    # a row divided by its sum, a table centred, a norm's statistics or weights in the wrong place, a weight averaged
+    ("02_project", "conv_to_linear · random 8x3x4x4 kernel",
+     lambda kernel: (lambda rows: (rows / rows.sum(1, keepdim=True)).T)(kernel.reshape(kernel.shape[0], -1)),
+     "edit.applied:kernel_rows:sum_divided", "divided by its sum"),
+    ("03_position", "add_position · random 7 tokens x 5 features",
+     lambda tokens, table: tokens + table - table.mean(-1, keepdim=True), "edit.applied_to_input:pos_table:centred",
+     "each row of the position table centred"),
+    ("04_cls", "embed · tiny ViT: 32x32 images, 8px patches, 16 features",
+     lambda images, vit: F.layer_norm(_embedded(images, vit), (vit.W_E.shape[1],), vit.norm_weight, vit.norm_bias,
+                                      1e-6), "edit.move:embedded_normalized", "CLIP's ln_pre"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (torch.einsum("bhid,bhje->bhij", q, k) / q.shape[-1] ** 0.5).softmax(-1),
+     "edit.move:summed_features_product", "(Σ_d q_d)·(Σ_e k_e)"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_first_rows_of_W_o,
+     "edit.move:first_head_W_o", "W_o's first d rows"),
+    ("05_attention", "multi_head_attention · random 6 tokens, 2 heads of 8", _heads_joined_feature_major,
+     "edit.move:heads_joined_from_feature_major", "(B, H, d, N) read as (B, N, D)"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features",
+     lambda x, w, b: (lambda c: c / (c.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * w + b)(
+         x - x.mean((-2, -1), keepdim=True)), "edit.move:mean_over_image", "dim=(-2, -1)"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features",
+     lambda x, w, b: (lambda c: c / (c.pow(2).mean((-2, -1), keepdim=True) + 1e-6).sqrt() * w + b)(
+         x - x.mean(-1, keepdim=True)), "edit.move:variance_over_image", "one variance for each image"),
+    ("07_head", "read_cls · two random images",
+     lambda x, w, b: F.layer_norm(x[:, 0] * w + b, (x.shape[-1],), eps=1e-6),
+     "edit.move:affine_before_normalizing", "before the normalization"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.erf(z // 2 ** 0.5)))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:floor_inside_erf", "z // √2"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: z * (0.5 + torch.erf(z / 2 ** 0.5)))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:gelu_formula_9", "the 0.5 multiplying the 1 alone"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, replace(p, ln1_weight=p.ln2_weight, ln1_bias=p.ln2_bias), H),
+     "edit.move:one_norm_ln2", "LN2's weight and bias in both"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, replace(p, b_o=p.b_2), H), "edit.replaced:b_o:b_2",
+     "the bias b_2 in place of the output bias b_o"),
+    ("07_head", "classify · two random images", lambda h, W, b: (h[..., None] * W).mean(1) + b,
+     "edit.averaged:W_head", "averaged"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes",
+     _vit_embedding_after_every_block, "edit.move:embedding_after_every_block", "block(x) + embedded"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_last_block_again,
+     "edit.move:blocks_last_repeated", "the last block run once more"),
+    ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_square_mean,
+     "edit.move:square_mean_colour", "its own mean colour"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_cls_only_updated,
      "edit.move:cls_only_updated", "only the CLS row taken"),
 ]
@@ -933,8 +1014,9 @@ def test_covers_piled_up_and_a_map_of_signs_are_named():
 
 
 def test_the_top_class_probability_and_a_cover_of_half_are_named():
-    """Each quadrant's largest probability, whatever its class, and covers filled with 0.5, mid-gray of
-    pixels in [0, 1] but light gray of normalized ones, with the image's mean, or one pixel short."""
+    """Each quadrant's largest probability, whatever its class, or the predicted class's, quadrant covers of
+    the image's whole side, and map covers filled with 0.5, mid-gray of pixels in [0, 1] but light gray of
+    normalized ones, with the image's mean, one pixel short, or stepped by the grid's count."""
     from grader.worker.probe_model import ProbeModel
 
     case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 6")
@@ -945,6 +1027,12 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     got = model(covers).softmax(-1).amax(-1).double().numpy()
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.move:top_class", found
+    predicted = int(model(image).argmax())  # the class the model predicts, not the runner-up asked
+    full_side = _covered(image, [(r * half, c * half, 2 * half) for r in (0, 1) for c in (0, 1)])
+    for got, edit in ((model(covers).softmax(-1)[:, predicted], "edit.move:predicted_class"),
+                      (model(full_side).softmax(-1)[:, target], "edit.move:quadrant_covers_full_side")):
+        found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
+        assert found is not None and found.id == edit, found
     case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
     _, image, target, patch = _torch_args(case)
     side = image.shape[-1] // patch
@@ -957,8 +1045,10 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     one_short = _covered(image, [(r * patch, c * patch, patch - 1) for r in range(side) for c in range(side)])
     mean_filled = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)],
                            image.mean().item())
+    grid_steps = _covered(image, [(r * side, c * side, patch) for r in range(side) for c in range(side)])
     for covers, edit in ((one_short, f"edit.size:cover_side:{patch - 1}"),
-                         (mean_filled, "edit.constant:fill:image_mean")):
+                         (mean_filled, "edit.constant:fill:image_mean"),
+                         (grid_steps, "edit.move:covers_at_grid_count_steps")):
         with torch.inference_mode():
             got = (model(covers).softmax(-1)[:, target] - model(image).softmax(-1)[0, target]).reshape(side, side)
         found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)

@@ -92,12 +92,19 @@ APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], 
     ("softmax", "a softmax applied to each row of {q}", lambda v: maths.ops_for(v).softmax(v, -1), -1),
     ("max_divided", "each row of {q} divided by its largest value", lambda v: v / v.max(axis=-1, keepdims=True),
      -1),
+    ("sum_divided", "each row of {q} divided by its sum (made to sum to 1)",
+     lambda v: v / v.sum(axis=-1, keepdims=True), -1),
 )
 
 
 #: Operations that leave whole numbers, tried on rows of values only: a statistic kept per row (a standard
 #: deviation of shape (B, N, 1)) rounded takes a few values, which fit other mistakes' numbers by chance.
 WHOLE_NUMBERS = frozenset({"floor", "sign"})
+
+
+#: Operations tried on rows of a matrix only: of one vector, the vector over its sum is one scale, which the
+#: diagnosis says as a scale.
+ROWS_ONLY = frozenset({"sum_divided"})
 
 
 #: Operations on the whole tensor at once, tried on a map or a vector only (the occlusion map, the four
@@ -135,6 +142,7 @@ def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPE
         if axis == 0 and (value.ndim != 2 or value.shape[0] < 2):  # the columns of a matrix
             continue
         if kind not in operations or (kind in WHOLE_NUMBERS and value.shape[-1] < 2) \
+                or (kind in ROWS_ONLY and value.ndim < 2) \
                 or (kind in WHOLE_TENSOR and (value.ndim > 2 or value.size > MAP_SIZE)):
             continue
         yield Candidate(f"{prefix}:{name}:{kind}", sentence("with " + words.format(q=words_of(name)) + when), page,
@@ -223,11 +231,14 @@ def _parameter_edits(name: str, trace: Any) -> Iterator[Candidate]:
     value = trace[name]
     if not isinstance(value, np.ndarray):
         return
-    for other in _earlier_of_its_shape(name, trace, roles=("parameter",)):
+    for other in _parameters_of_its_shape(name, trace):
         yield Candidate(f"replaced:{name}:{other}", sentence(f"with {words_of(other)} in place of {words_of(name)}"),
-                        page_of(name), maths.replaced(name, other))
+                        page_of(name), _picked_instead(name, other))
     if value.ndim != 2:
         return
+    yield Candidate(f"averaged:{name}", sentence(
+        f"with each sum of products through {words_of(name)} averaged, divided by the {value.shape[0]} terms it adds "
+        "(a mean where the matrix product sums)"), page_of(name), maths.times(name, 1 / value.shape[0]))
     if value.shape[0] == value.shape[1]:
         yield Candidate(f"transposed_weight:{name}", sentence(
             f"with {words_of(name)} transposed: it is stored (in, out), to multiply rows on the right, x @ W; "
@@ -239,6 +250,32 @@ def _parameter_edits(name: str, trace: Any) -> Iterator[Candidate]:
     yield from _scrambles(name, trace)
 
 
+def _parameters_of_its_shape(name: str, trace: Any) -> Iterator[str]:
+    """The other weights of `name`'s shape and kind the call was given, before or after it (one of each set
+    of equal ones): all of them are there from the start, to be picked. A bias is picked for a bias, a gain
+    for a gain (a gain passed as a bias is a move of its own: `weight_as_bias`)."""
+    value = trace[name]
+    seen: list[np.ndarray] = [value]
+    for other, role in trace.roles.items():
+        candidate = trace[other]
+        if (role == "parameter" and other != name and other in WORDS and _is_bias(other) == _is_bias(name)
+                and isinstance(candidate, np.ndarray) and candidate.shape == value.shape
+                and not any(np.array_equal(candidate, s) for s in seen)):
+            seen.append(candidate)
+            yield other
+
+
+def _is_bias(name: str) -> bool:
+    return name.startswith("b_") or name.endswith("_bias")
+
+
+def _picked_instead(name: str, other: str) -> Any:
+    """`name` replaced by the weight `other`, as the correct run recorded it (it may come later in the call)."""
+    def transform(value: Any, t: Any) -> Any:
+        return (t.reuse if t.reuse is not None else t)[other]
+    return maths.Edit((maths.Change(name, transform, ("replaced", name, other)),))
+
+
 def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
     """`name` replaced by each quantity of its shape computed before it (one of each set of equal ones)."""
     for other in _earlier_of_its_shape(name, trace):
@@ -246,9 +283,8 @@ def _replacements(name: str, trace: Any) -> Iterator[Candidate]:
                         page_of(name), maths.replaced(name, other))
 
 
-def _earlier_of_its_shape(name: str, trace: Any, roles: tuple[str, ...] | None = None) -> Iterator[str]:
-    """The quantities of `name`'s shape computed before it (one of each set of equal ones); with `roles`,
-    only those of these roles."""
+def _earlier_of_its_shape(name: str, trace: Any) -> Iterator[str]:
+    """The quantities of `name`'s shape computed before it (one of each set of equal ones)."""
     value = trace[name]
     seen: list[np.ndarray] = [value]
     for other, role in trace.roles.items():  # in the order computed: only what exists by then
@@ -256,7 +292,6 @@ def _earlier_of_its_shape(name: str, trace: Any, roles: tuple[str, ...] | None =
             break
         candidate = trace[other]
         if (other not in WORDS or role in ("axis", "order", "index", "constant")
-                or (roles is not None and role not in roles)
                 or not isinstance(candidate, np.ndarray) or candidate.shape != value.shape
                 or any(np.array_equal(candidate, s) for s in seen)):
             continue
@@ -285,6 +320,8 @@ def _term_edits(name: str, trace: Any) -> Iterator[Candidate]:
                         page, maths.times(name, factor))
     if isinstance(value, np.ndarray) and value.ndim == 2 and value.shape[0] > 1:  # a table of rows
         yield from _table_edits(name, words, page)
+        yield from _applied_edits(name, trace, ARGUMENT_OPERATIONS - {"zeros"}, "applied_to_input",
+                                  ", before it is added")
 
 
 def _factors(value: Any) -> list[float]:

@@ -43,6 +43,9 @@ def _block_moves() -> Iterator[Candidate]:
     yield Candidate("move:one_norm", sentence("with LN1's weight and bias in both LayerNorms; the MLP's LN2 has "
                                                "its own"), 36,
                     transformed("ln2", lambda v, t: _ln(t["u"], t, "ln1_weight", "ln1_bias")))
+    yield Candidate("move:one_norm_ln2", sentence("with LN2's weight and bias in both LayerNorms; the attention's "
+                                                   "LN1 has its own"), 36,
+                    transformed("ln1", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")))
     yield Candidate("move:no_residuals", sentence("without both residual adds: the block returns "
                                                    "MLP(LN2(MSA(LN1(x)))); the residuals keep x and u"), 34,
                     maths.left_out("residual_1") + maths.left_out("residual_2"))
@@ -137,7 +140,9 @@ GELU_FORMULAS = (((1.0, 1.0, np.sqrt(2)), "without the 0.5: z·(1 + erf(z/√2))
                  ((0.5, 1.0, 1.0, 1 / np.sqrt(2)), "with erf(z)/√2, the √2 dividing erf instead of z",
                   "erf(z/√2)"),
                  ((0.5, 1.0, 4.0), "with erf(z/4), as `z / 2 ** 1/2` computes: Python reads it (z / 2 ** 1) / 2, "
-                  "** binding before /; √2 is 2 ** 0.5", "erf(z/√2)"))
+                  "** binding before /; √2 is 2 ** 0.5", "erf(z/√2)"),
+                 ((1.0, 0.5, np.sqrt(2)), "z·(0.5 + erf(z/√2)), the 0.5 multiplying the 1 alone",
+                  "0.5·z·(1 + erf(z/√2))"))
 
 
 def _gelu_formula(half: float, one: float, root: float, outer: float = 1.0) -> Callable[[Any], Any]:
@@ -169,6 +174,10 @@ def _activation_moves() -> Iterator[Candidate]:
     yield Candidate("activation:tanh_gelu", sentence("with the tanh approximation of GELU; the lecture's GELU is "
                                                       "the exact (erf) one"), 35,
                     maths.recomputed("activated", lambda t: ops.gelu(t["hidden"], approximate="tanh")))
+    yield Candidate("activation:floor_inside_erf", sentence(
+        "with a floor division inside erf, 0.5·z·(1 + erf(z // √2)): // rounds z/√2 down to a whole number, so "
+        "GELU jumps in steps; the lecture's is 0.5·z·(1 + erf(z/√2))"), 35,
+        maths.recomputed("activated", lambda t: 0.5 * t["hidden"] * (1 + ops.erf(np.floor(t["hidden"] / np.sqrt(2))))))
     yield Candidate("activation:tanh_gelu_without_cubic", sentence(
         "with the tanh approximation of GELU without its cubic term, 0.5·z·(1 + tanh(√(2/π)·z)): the approximation "
         "is tanh(√(2/π)·(z + 0.044715·z³)), and the lecture's GELU is the exact (erf) one"), 35,
@@ -259,6 +268,15 @@ def _normalization_moves() -> Iterator[Candidate]:
         "taken without dim=-1): each row is centred on its own mean, then divided by the standard deviation of "
         "its own features"), 36,
         transformed("var", lambda v, t: np.broadcast_to(np.square(t["centred"]).mean(), v.shape)), across_images=True)
+    yield Candidate("move:mean_over_image", sentence(
+        "with each image's mean over all its tokens and features subtracted (dim=(-2, -1)): LayerNorm centres each "
+        "token on the mean of its own features, dim=-1"), 36,
+        transformed("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean(axis=(-2, -1), keepdims=True)))
+    yield Candidate("move:variance_over_image", sentence(
+        "with one variance for each image, over all its tokens and features (dim=(-2, -1)): LayerNorm divides each "
+        "token by the standard deviation of its own features, dim=-1"), 36,
+        transformed("var", lambda v, t: np.broadcast_to(np.square(t["centred"]).mean(axis=(-2, -1), keepdims=True),
+                                                        v.shape)))
     yield Candidate("move:global_mean", sentence("with the mean of the whole tensor subtracted from every row; "
                                                   "LayerNorm subtracts each row's own mean"), 36,
                     transformed("centred", lambda v, t: (v + t["mean"]) - (v + t["mean"]).mean()), across_images=True)
@@ -302,6 +320,11 @@ def _norm_parameter_moves() -> Iterator[Candidate]:
         "with the bias divided by the standard deviation too, (centred·weight + bias) / σ: only the centred rows "
         "are divided, then scaled and shifted: (x − mean) / σ · weight + bias"), 36,
         maths.recomputed("ln_out", lambda t: t["normalized"] * t["ln_weight"] + t["ln_bias"] / t["std"]))
+    yield Candidate("move:affine_before_normalizing", sentence(
+        "with the weight and bias applied before the normalization, LN(x·weight + bias) without a scale or shift "
+        "after it: LayerNorm normalizes first, then scales and shifts, (x − mean) / σ · weight + bias"), 36,
+        maths.recomputed("ln_out", lambda t: _plain_layer_norm(_uncentred(t) * t["ln_weight"] + t["ln_bias"],
+                                                               t["eps"])))
     yield Candidate("move:gain_plus_one", sentence(
         "with the rows scaled by 1 + weight, as norms whose stored gain is an offset from 1 (initialized at 0) "
         "scale them; this checkpoint stores the gain itself: normalized · weight + bias"), 36,
@@ -568,6 +591,15 @@ def _map_moves() -> Iterator[Candidate]:
         "with covers placed 16 pixels apart, the lecture's patch size written in: cover (r, c) starts at pixel "
         "(r·P, c·P) for the patch size P given"), 44,
         maths.recomputed("covered_probabilities", lambda t: _covered(t, step=16)))
+    yield Candidate("move:covers_at_grid_count_steps", sentence(
+        "with cover (r, c) placed at pixel (r·n, c·n), n the grid's count of patches per side (14 for a 224-pixel "
+        "image of 16-pixel patches) instead of the patch size P: the two numbers of page 7, 14 patches of 16 "
+        "pixels; cover (r, c) starts at pixel (r·P, c·P)"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _covered(t, step=_grid_count(t))))
+    yield Candidate("move:predicted_class_map", sentence(
+        "with both probabilities read for the class the model predicts for the uncovered image (its argmax) instead "
+        "of the target given: the map follows `target`, whatever the model predicts"), 44,
+        maths.Edit((maths.Change("target", lambda v, t: _predicted_class(t)),)))
     yield Candidate("move:cover_side_grid_count", sentence(
         "with each cover as many pixels on a side as the grid has patches per side (14 for a 224-pixel image of "
         "16-pixel patches) instead of the patch size P: the two numbers of page 7, 14 patches of 16 pixels"), 44,
@@ -620,6 +652,17 @@ def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None, fi
     return maths.ops_for(covers).softmax(model(covers), axis=axis)[:, target + shift]
 
 
+def _grid_count(t: Any) -> int:
+    """The patches per side of the map's grid: the image's side over the patch size."""
+    return t["call_args"][1].shape[-1] // (t["call_args"][3] if len(t["call_args"]) > 3 else 16)
+
+
+def _predicted_class(t: Any) -> int:
+    """The class the model gives the uncovered image the most probability."""
+    model, image = t["call_args"][:2]
+    return int(np.argmax(model(image)[0]))
+
+
 def _accumulated_change(t: Any) -> Any:
     """(side, side): covers that pile up (cover k on cover k − 1), the original measured on the last one."""
     model, image, target = t["call_args"][:3]
@@ -660,17 +703,27 @@ def _quadrant_moves() -> Iterator[Candidate]:
         "with each quarter shown alone, the rest of the image mid-gray (the image minus its covered copy keeps the "
         "quarter, not the rest): covering a quarter keeps the other three and sets that one to mid-gray"), 43,
         maths.recomputed("probabilities", lambda t: _quadrant_probabilities(t, lambda c: t["call_args"][1] - c)))
+    yield Candidate("move:quadrant_covers_full_side", sentence(
+        "with each cover as many pixels on a side as the whole image (H, not H/2) from its quadrant's corner, cut at "
+        "the image's edges: the top-left one grays everything; a quadrant's cover is H/2 pixels on a side"), 43,
+        maths.recomputed("probabilities", lambda t: _quadrant_probabilities(t, lambda c: c,
+                                                                            t["call_args"][1].shape[-1])))
+    yield Candidate("move:predicted_class", sentence(
+        "with the probabilities read for the class the model predicts for the uncovered image (its argmax) instead "
+        "of the target given: each quadrant's value is [:, target], whatever the model predicts"), 43,
+        maths.Edit((maths.Change("target", lambda v, t: _predicted_class(t)),)))
     yield Candidate("move:sigmoid_of_target", sentence(
         "with the sigmoid of the target's logit alone; a class's probability is the softmax over every class's "
         "logit, its [:, target]"), 43, maths.recomputed("probabilities", _target_sigmoid))
 
 
-def _quadrant_probabilities(t: Any, shown: Callable[[Any], Any]) -> Any:
+def _quadrant_probabilities(t: Any, shown: Callable[[Any], Any], side: int | None = None) -> Any:
     """(4,): the target's probability of `shown(covered)` for each quadrant's covered copy (the image minus
-    it keeps the quarter alone, the rest 0)."""
+    it keeps the quarter alone, the rest 0); with `side`, each cover that many pixels on a side from the
+    quadrant's corner, cut at the image's edges."""
     model, image, target = t["call_args"][:3]
     half, ops = t["quadrant_side"], maths.ops_for(image)
-    covers = [maths.cover(image, q.row * half, q.column * half, half, t["fill"]) for q in t["quadrants"]]
+    covers = [maths.cover(image, q.row * half, q.column * half, side or half, t["fill"]) for q in t["quadrants"]]
     return ops.softmax(model(shown(ops.concat(covers, axis=0))), axis=-1)[:, target]
 
 
@@ -717,6 +770,11 @@ def _embed_moves() -> Iterator[Candidate]:
         "another place, the patches read column by column; the images are (B, 3, H, W), cut row by row"), 9,
         maths.recomputed("embedded", lambda t: maths.embed(np.swapaxes(t["call_args"][0], -1, -2),
                                                            t["call_args"][1])))
+    yield Candidate("move:embedded_normalized", sentence(
+        "with the embedded rows normalized by the final LayerNorm (its weight and bias) before they are handed on, "
+        "as CLIP's ln_pre does; this ViT's final norm comes once, after the last block (page 38)"), 23,
+        transformed("embedded", lambda v, t: maths.layer_norm(v, t["call_args"][1].norm_weight,
+                                                              t["call_args"][1].norm_bias)))
     yield Candidate("move:normalized_again", sentence("with the images normalized again: embed's images are "
                                                        "already normalized to [-1, 1] (page 8); patchify them as "
                                                        "they are"), 8,
@@ -815,6 +873,12 @@ def _weights_moves() -> Iterator[Candidate]:
         "with each row's weights the sigmoid of the scores (shifted by the row's largest) divided by their sum: "
         "the softmax takes the exponential, exp(s − max) / Σ exp(s − max)"), 28,
         transformed("A", lambda v, t: _row_normalized(_sigmoid(_shifted(t["scores"], -1)))))
+    yield Candidate("move:summed_features_product", sentence(
+        "with each score the sum of q's features times the sum of k's, (Σ_d q_d)·(Σ_e k_e) / √d, as an einsum with "
+        "the key's feature index renamed ('bhid,bhje->bhij') computes: the dot product pairs the features, "
+        "Σ_d q_d·k_d"), 28,
+        maths.recomputed("scores", lambda t: t["q"].sum(axis=-1)[..., :, None] * t["k"].sum(axis=-1)[..., None, :]
+                         / t["sqrt_d"]))
     yield Candidate("move:cosine_scores", sentence(
         "with q and k scaled to length 1 before their dot product, the cosine of each pair: the score is the plain "
         "dot product q·k / √d, whose size counts too"), 28,
@@ -831,6 +895,14 @@ def _multi_head_moves() -> Iterator[Candidate]:
     yield Candidate("move:heads_joined_without_transpose", sentence(
         "with the heads joined without moving the head axis next to d: (B, H, N, d) must become (B, N, H, d) "
         "before the reshape"), 32, transformed("joined", lambda v, t: t["heads"].reshape(v.shape)))
+    yield Candidate("move:heads_joined_from_feature_major", sentence(
+        "with the heads joined after swapping their last two axes, (B, H, d, N) read as (B, N, D): (B, H, N, d) "
+        "must become (B, N, H, d), the head axis moved next to d, before the reshape"), 32,
+        transformed("joined", lambda v, t: t["heads"].swapaxes(-1, -2).reshape(v.shape)))
+    yield Candidate("move:first_head_W_o", sentence(
+        "with every head's message projected by W_o's first d rows, head 1's: head h's message meets rows "
+        "h·d … (h+1)·d − 1 of W_o, as the joined heads @ W_o does"), 32,
+        maths.recomputed("attn", lambda t: t["heads"].sum(axis=1) @ t["W_o"][:t["heads"].shape[-1]] + t["b_o"]))
     yield Candidate("move:input_normalized_again", sentence(
         "with its input normalized once more (a LayerNorm without weight or bias) before q, k and v: the block "
         "hands attention the normalized rows LN1(x) already"), 34,
@@ -892,10 +964,10 @@ def _rows_repeated(t: Any) -> Any:
     return tokens + np.repeat(table, tokens.shape[0], axis=0).reshape(tokens.shape)
 
 
-def _plain_layer_norm(x: Any) -> Any:
-    """LayerNorm over the features with no weight or bias and PyTorch's default eps 1e-5."""
+def _plain_layer_norm(x: Any, eps: float = 1e-5) -> Any:
+    """LayerNorm over the features with no weight or bias, at PyTorch's default eps 1e-5 unless given."""
     ones = np.ones(x.shape[-1])
-    return maths.layer_norm(x, ones, ones * 0, 1e-5)
+    return maths.layer_norm(x, ones, ones * 0, eps)
 
 
 def _head_moves() -> Iterator[Candidate]:
@@ -983,6 +1055,8 @@ ENCODER_RERUNS: tuple[tuple[str, str, int, dict[str, bool]], ...] = (
     ("cls_only_updated", "with only the CLS row taken from each block's output, the patch rows kept as they were "
      "embedded: CLS reads the patch rows as every block has updated them (page 22), so the loop is x = block(x) "
      "for all rows", 50, {"cls_only": True}),
+    ("embedding_after_every_block", "with the embedded rows added to every block's output, x = block(x) + embedded: "
+     "each block adds its own residuals, and the encoder's loop is x = block(x)", 34, {"embedded_each": True}),
     ("images_normalized_twice", "with the images normalized once more, 2x − 1 as for pixels in [0, 1], before they "
      "are embedded: vit_forward's images are normalized to [−1, 1] already", 8, {"pixels_again": True}),
 )
@@ -1000,12 +1074,12 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
 def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
                    without_cls: bool = False, norm_first: bool = False, twice: bool = False,
                    position_each: bool = False, cls_reset: bool = False, pixels_again: bool = False,
-                   cls_only: bool = False) -> Any:
+                   cls_only: bool = False, embedded_each: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
     output added to its input, each block's output (or the embedded rows) normalized by the final
     LayerNorm, CLS left out, each block applied twice, the position table added before every block, the
-    embedded CLS row put back before every block, only CLS taken from each block's output, or the images
-    normalized again (2x − 1) before all that."""
+    embedded CLS row put back before every block, only CLS taken from each block's output, the embedded rows
+    added to each block's output, or the images normalized again (2x − 1) before all that."""
     params = t["call_args"][1]
     embedded = maths.embed(2 * t["images"] - 1, params) if pixels_again else t["block_outputs"][0]  # (B, 1+N, D)
     x = embedded[:, 1:] if without_cls else embedded
@@ -1016,6 +1090,7 @@ def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, nor
         out = maths.block(x, p, heads or params.num_heads)
         out = maths.block(out, p, heads or params.num_heads) if twice else out
         x = x + out if residual else out
+        x = x + embedded if embedded_each else x
         x = np.concatenate([x[:, :1], embedded[:, 1:]], axis=1) if cls_only else x
         x = _final_norm(t, x) if norm_each else x
     return _final_norm(t, x)
@@ -1028,6 +1103,8 @@ BLOCK_ORDERS: tuple[tuple[str, str, Callable[[int], list[int]]], ...] = (
     ("first_skipped", "the first block left out", lambda n: list(range(1, n))),
     ("reversed", "the blocks run from the last to the first", lambda n: list(range(n))[::-1]),
     ("first_repeated", "the first block's parameters in every block", lambda n: [0] * n),
+    ("last_repeated", "the last block run once more after the loop (its loop variable left over)",
+     lambda n: list(range(n)) + [n - 1]),
     ("last_only", "every block reading the embedded rows: only the last block's output is left", lambda n: [n - 1]),
 )
 
@@ -1071,6 +1148,10 @@ def _add_nonzero(covered: Any, square: tuple[slice, slice], fill: float) -> None
     covered[(..., *square)] += fill
 
 
+def _square_mean(covered: Any, square: tuple[slice, slice], fill: float) -> None:
+    covered[(..., *square)] = covered[(..., *square)].mean(axis=(-2, -1), keepdims=True)
+
+
 def _multiply_not_zero(covered: Any, square: tuple[slice, slice], fill: float) -> None:
     if fill == 0:  # multiplying by 0 sets the square to 0: the right cover
         raise ValueError("a fill of 0 multiplied covers rightly")
@@ -1091,6 +1172,10 @@ def _cover_moves() -> Iterator[Candidate]:
         "with only the square's diagonal pixels (top + i, left + i) set: two index tensors pair up element by element, "
         "they do not cross; slices, images[..., top:top + size, left:left + size], cover the whole square"), 42,
         _covered_otherwise(_diagonal_only))
+    yield Candidate("move:square_mean_colour", sentence(
+        "with the square filled with its own mean colour (each image's and channel's average over the square) "
+        "instead of the value: a cover hides what was there behind one value given, mid-gray 0 by default"), 42,
+        _covered_otherwise(_square_mean))
     yield Candidate("move:value_added", sentence(
         "with the value added to the square's pixels instead of put in their place (+= for =): a cover hides "
         "what was there, so with the default 0.0 yours covers nothing"), 42, _covered_otherwise(_add_nonzero))

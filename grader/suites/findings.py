@@ -110,7 +110,7 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
     ("inverted", "term"), ("root", "term"), ("reversed", "order term"), ("shifted", "order term"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
     ("index", "term"), ("activation", "activation"), ("size", "part inputs"), ("added_to", "term inputs"),
-    ("transposed_weight", "term inputs axis order"),
+    ("transposed_weight", "term inputs axis order"), ("averaged", "term"),
 ]}
 #: What each operation applied where the lecture applies none claims (`edit.applied:<quantity>:<operation>`,
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
@@ -122,7 +122,7 @@ APPLIED_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for n
     ("relu", "activation"), ("sigmoid", "activation"), ("gelu", "activation"),
     ("clip01", "activation"), ("clip11", "activation"), ("abs", "activation magnitude"), ("zeros", "term inputs"),
     ("standardized", "term"), ("centred", "term shift"), ("unit_rows", "term"), ("unit_dim1", "term axis"),
-    ("unit_columns", "term axis"),
+    ("unit_columns", "term axis"), ("sum_divided", "term"),
     ("softmax", "activation term"),
     ("max_divided", "term"), ("transpose_read_in_order", "inputs"), ("storage_read_transposed", "inputs"),
 ]}
@@ -191,6 +191,12 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("covers_accumulate", "inputs"), ("covers_at_16_pixel_steps", "inputs part"), ("covers_normalized_again", "inputs"),
     ("exp2", "activation term scale"), ("median_centred", "term"), ("ln1_twice", "inputs term"),
     ("ln2_twice", "inputs term"), ("encoder_head_size_as_count", "term"),
+    ("embedded_normalized", "term"), ("summed_features_product", "term"), ("mean_over_image", "axis term"),
+    ("variance_over_image", "axis term"), ("affine_before_normalizing", "term order"),
+    ("one_norm_ln2", "term inputs"), ("heads_joined_from_feature_major", "order"),
+    ("first_head_W_o", "inputs term"), ("embedding_after_every_block", "term inputs"), ("blocks_last_repeated", "term"),
+    ("square_mean_colour", "fill"), ("covers_at_grid_count_steps", "inputs part"), ("predicted_class_map", "inputs"),
+    ("predicted_class", "inputs"), ("quadrant_covers_full_side", "inputs part"),
 ]}
 
 
