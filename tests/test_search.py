@@ -546,6 +546,40 @@ def _cover_square_mean(images, top, left, size, value=0.0):
     return covered
 
 
+def _block_mlp_twice(x, p, H):
+    def mlp(rows):
+        return F.gelu(rows @ p.W_1 + p.b_1) @ p.W_2 + p.b_2
+    u = x + mlp(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6))  # no attention at all
+    return u + mlp(F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6))
+
+
+def _block_attention_across_images(x, p, H):
+    rows = F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6).transpose(0, 1)  # (N, B, D)
+    u = x + _heads_from_values(rows, p.W_qkv, p.b_qkv, p.W_o, p.b_o, H).transpose(0, 1)
+    z = F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6) @ p.W_1 + p.b_1
+    return u + F.gelu(z) @ p.W_2 + p.b_2
+
+
+def _vit_last_block_everywhere(images, vit):
+    x = _embedded(images, vit)
+    for _ in vit.blocks:
+        x = _block_with(x, vit.blocks[-1], vit.num_heads)
+    return _head_logits(x, vit)
+
+
+def _vit_embedding_scaled(images, vit):
+    x = _embedded(images, vit) * vit.W_E.shape[1] ** 0.5
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    return _head_logits(x, vit)
+
+
+def _layer_norm_squared_in_place(x, w, b):
+    centred = x - x.mean(-1, keepdim=True)
+    std = (centred.pow_(2).mean(-1, keepdim=True) + 1e-6).sqrt()  # pow_ squares `centred` itself
+    return centred / std * w + b
+
+
 def _cover_value_multiplied(images, top, left, size, value=0.0):
     covered = images.clone()
     covered[..., top:top + size, left:left + size] *= value
@@ -870,6 +904,41 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:blocks_last_repeated", "the last block run once more"),
     ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_square_mean,
      "edit.move:square_mean_colour", "its own mean colour"),
+    # habits of other code: exponentials taken twice, a batch-first mix-up, √D scalings, sums for means
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (lambda s: (s - s.amax(-1)[:, :, None]).exp() / (s - s.amax(-1)[:, :, None]).exp().sum(
+         -1, keepdim=True))(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5), "edit.move:row_maxima_along_columns",
+     "put back on the wrong axis"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (lambda s: (s - s.amax(-1, keepdim=True)).exp().softmax(-1))(q @ k.transpose(-2, -1)
+                                                                                / q.shape[-1] ** 0.5),
+     "edit.move:softmax_of_exponentials", "softmax(exp(s − max))"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_mlp_twice, "edit.move:mlp_twice",
+     "MLP sublayer run in the attention's place"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_attention_across_images,
+     "edit.move:attention_across_images", "without batch_first"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(x, replace(p, ln2_weight=p.ln2_bias, ln2_bias=p.ln2_weight), H),
+     "edit.move:ln2_weight_bias_swapped", "scaled by ln2_bias"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features",
+     lambda x, w, b: (lambda c: c / (c.pow(2).mean(-1, keepdim=True) + 1e-6).sqrt() * w + b)(
+         x - x.sum(-1, keepdim=True)), "edit.move:sum_for_mean", "each row's sum"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features", _layer_norm_squared_in_place,
+     "edit.move:centred_squared_in_place", "pow_ for pow"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.erf(z / (2 * torch.pi) ** 0.5)))(x @ W_1 + b_1)
+     @ W_2 + b_2, "edit.activation:gelu_formula_10", "erf(z/√(2π))"),
+    ("03_position", "add_position · random 7 tokens x 5 features",
+     lambda tokens, table: tokens / tokens.shape[-1] ** 0.5 + table, "edit.scaled:tokens:0.4472", "divided by √D"),
+    ("07_head", "classify · two random images", lambda h, W, b: h[:, 1:] @ W[1:] + b,
+     "edit.first_term_left_out:W_head", "x[..., 1:] @ W[1:]"),
+    ("07_head", "classify · two random images",
+     lambda h, W, b: F.cosine_similarity(h[..., None], W[None], dim=1) + b, "edit.move:cosine_logits",
+     "the cosine of h and its weight vector"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_last_block_everywhere,
+     "edit.move:blocks_last_for_every", "params.blocks[-1] for each"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_embedding_scaled,
+     "edit.move:embedded_scaled", "multiplied by √D before the blocks"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_cls_only_updated,
      "edit.move:cls_only_updated", "only the CLS row taken"),
 ]
@@ -1016,7 +1085,8 @@ def test_covers_piled_up_and_a_map_of_signs_are_named():
 def test_the_top_class_probability_and_a_cover_of_half_are_named():
     """Each quadrant's largest probability, whatever its class, or the predicted class's, quadrant covers of
     the image's whole side, and map covers filled with 0.5, mid-gray of pixels in [0, 1] but light gray of
-    normalized ones, with the image's mean, one pixel short, or stepped by the grid's count."""
+    normalized ones, with the image's mean, one pixel short, stepped by the grid's count, or keeping the patch
+    alone."""
     from grader.worker.probe_model import ProbeModel
 
     case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 6")
@@ -1030,7 +1100,9 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     predicted = int(model(image).argmax())  # the class the model predicts, not the runner-up asked
     full_side = _covered(image, [(r * half, c * half, 2 * half) for r in (0, 1) for c in (0, 1)])
     for got, edit in ((model(covers).softmax(-1)[:, predicted], "edit.move:predicted_class"),
-                      (model(full_side).softmax(-1)[:, target], "edit.move:quadrant_covers_full_side")):
+                      (model(full_side).softmax(-1)[:, target], "edit.move:quadrant_covers_full_side"),
+                      ((model(covers).exp() / model(covers).exp().sum())[:, target],
+                       "edit.move:quadrants_softmax_over_everything")):
         found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
         assert found is not None and found.id == edit, found
     case = _case("08_occlusion", "hidden", "occlusion_map · second photo, probe model, class 6")
@@ -1046,9 +1118,11 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     mean_filled = _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)],
                            image.mean().item())
     grid_steps = _covered(image, [(r * side, c * side, patch) for r in range(side) for c in range(side)])
+    patch_alone = image - _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)])
     for covers, edit in ((one_short, f"edit.size:cover_side:{patch - 1}"),
                          (mean_filled, "edit.constant:fill:image_mean"),
-                         (grid_steps, "edit.move:covers_at_grid_count_steps")):
+                         (grid_steps, "edit.move:covers_at_grid_count_steps"),
+                         (patch_alone, "edit.move:only_the_patch_shown")):
         with torch.inference_mode():
             got = (model(covers).softmax(-1)[:, target] - model(image).softmax(-1)[0, target]).reshape(side, side)
         found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)

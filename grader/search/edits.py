@@ -168,6 +168,21 @@ def _input_edits(name: str, trace: Any) -> Iterator[Candidate]:
     yield from _scrambles(name, trace)
     if name in PIXEL_INPUTS:
         yield from _pixel_edits(name, trace)
+    else:
+        yield from _width_scalings(name, trace)
+
+
+def _width_scalings(name: str, trace: Any) -> Iterator[Candidate]:
+    """Rows of D features multiplied or divided by √D as they come in, as the original Transformer scales its
+    embeddings and attention its scores: a habit carried over where the lecture scales nothing."""
+    value = trace[name]
+    if not isinstance(value, np.ndarray) or value.ndim < 2 or value.shape[-1] < 2 or value.dtype.kind != "f":
+        return
+    root = float(np.sqrt(value.shape[-1]))
+    for factor, how in ((root, "multiplied"), (1 / root, "divided")):
+        yield Candidate(f"scaled:{name}:{fmt(factor)}", sentence(
+            f"with {words_of(name)} {how} by √D = √{value.shape[-1]} as they come in; the lecture scales nothing "
+            "there"), page_of(name), maths.times(name, factor))
 
 
 #: The arguments that hold normalized pixels: images, the patch rows cut from them, the covered copies.
@@ -236,6 +251,10 @@ def _parameter_edits(name: str, trace: Any) -> Iterator[Candidate]:
                         page_of(name), _picked_instead(name, other))
     if value.ndim != 2:
         return
+    yield Candidate(f"first_term_left_out:{name}", sentence(
+        f"with the first of the {value.shape[0]} terms of each sum through {words_of(name)} left out, x[..., 1:] @ "
+        "W[1:], as if feature 0 were not one (CLS is a row of the sequence, not a feature)"), page_of(name),
+        transformed(name, lambda v, t: np.concatenate([v[:1] * 0, v[1:]])))
     yield Candidate(f"averaged:{name}", sentence(
         f"with each sum of products through {words_of(name)} averaged, divided by the {value.shape[0]} terms it adds "
         "(a mean where the matrix product sums)"), page_of(name), maths.times(name, 1 / value.shape[0]))

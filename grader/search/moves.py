@@ -55,6 +55,18 @@ def _block_moves() -> Iterator[Candidate]:
         transformed("mlp", lambda v, t: maths.multi_head_attention(t["ln2"], t["params"].W_qkv, t["params"].b_qkv,
                                                                 t["params"].W_o, t["params"].b_o,
                                                                 t["heads_count"])))
+    yield Candidate("move:mlp_twice", sentence(
+        "with the MLP sublayer run in the attention's place too: x + MLP(LN1(x)), then u + MLP(LN2(u)); the first "
+        "sublayer is the attention, u = x + MSA(LN1(x))"), 34,
+        transformed("attn", lambda v, t: maths.mlp(t["ln1"], t["params"].W_1, t["params"].b_1, t["params"].W_2,
+                                                   t["params"].b_2)))
+    yield Candidate("move:attention_across_images", sentence(
+        "with the attention run across the images of the batch, the rows handed over as (N, B, D) (as "
+        "nn.MultiheadAttention reads them without batch_first): each token attends to the same position in the "
+        "other images; attention mixes the N tokens of one image, (B, N, D)"), 34,
+        transformed("attn", lambda v, t: maths.multi_head_attention(
+            t["ln1"].swapaxes(0, 1), t["params"].W_qkv, t["params"].b_qkv, t["params"].W_o, t["params"].b_o,
+            t["heads_count"]).swapaxes(0, 1)), across_images=True)
     yield Candidate("move:residual_averaged", sentence(
         "with each update averaged with the rows, (x + MSA(LN1(x)))/2 and (u + MLP(LN2(u)))/2: the residual adds "
         "the update, u = x + MSA(LN1(x))"), 34,
@@ -94,6 +106,10 @@ def _block_moves() -> Iterator[Candidate]:
             maths.Edit((maths.Change("attn", lambda v, t, c=factor: c * v),
                         maths.Change("mlp", lambda v, t, c=factor: c * v))))
     for norm, rows in (("ln1", "x"), ("ln2", "u")):
+        yield Candidate(f"move:{norm}_weight_bias_swapped", sentence(
+            f"with {norm.upper()}'s weight and bias swapped: the rows it hands on scaled by {norm}_bias and shifted "
+            f"by {norm}_weight"), 36,
+            transformed(norm, lambda v, t, n=norm, r=rows: _ln(t[r], t, f"{n}_bias", f"{n}_weight")))
         yield Candidate(f"move:{norm}_weight_as_bias", sentence(
             f"with {norm.upper()}'s weight passed as its bias too: the rows it hands on scaled by {norm}_weight, then "
             f"shifted by {norm}_weight instead of {norm}_bias"), 36,
@@ -142,7 +158,11 @@ GELU_FORMULAS = (((1.0, 1.0, np.sqrt(2)), "without the 0.5: z·(1 + erf(z/√2))
                  ((0.5, 1.0, 4.0), "with erf(z/4), as `z / 2 ** 1/2` computes: Python reads it (z / 2 ** 1) / 2, "
                   "** binding before /; √2 is 2 ** 0.5", "erf(z/√2)"),
                  ((1.0, 0.5, np.sqrt(2)), "z·(0.5 + erf(z/√2)), the 0.5 multiplying the 1 alone",
-                  "0.5·z·(1 + erf(z/√2))"))
+                  "0.5·z·(1 + erf(z/√2))"),
+                 ((0.5, 1.0, np.sqrt(2 * np.pi)), "with erf(z/√(2π)), the normal density's constant",
+                  "erf(z/√2)"),
+                 ((0.5, 1.0, np.sqrt(np.pi / 2)), "with erf(z·√(2/π)), the tanh approximation's constant inside "
+                  "erf", "erf(z/√2)"))
 
 
 def _gelu_formula(half: float, one: float, root: float, outer: float = 1.0) -> Callable[[Any], Any]:
@@ -235,6 +255,20 @@ def _normalization_moves() -> Iterator[Candidate]:
         "with each row's median subtracted where its mean goes (torch's median, the lower of the two middle values "
         "of an even row): LayerNorm centres each row on its mean, then divides by the spread about it"), 36,
         transformed("centred", lambda v, t: (v + t["mean"]) - _lower_median(v + t["mean"], t["norm_axis"])))
+    # the rows are the call's first argument (layer_norm's x, read_cls's encoded rows); len(x) counts the batch
+    for name, words, factor in (("sum_for_mean", "each row's sum (x.sum(dim=-1)) subtracted where its mean goes",
+                                 lambda x: x.shape[-1]),
+                                ("sum_over_first_axis", "each row's sum divided by len(x), the size of the first "
+                                 "axis, where its mean goes (len counts the images, not the D features)",
+                                 lambda x: x.shape[-1] / x.shape[0])):
+        yield Candidate(f"move:{name}", sentence(f"with {words}: LayerNorm centres each row on its mean, the sum "
+                                                 "over D"), 36,
+                        transformed("mean", lambda v, t, f=factor: v * f(t["call_args"][0])),
+                        across_images=name == "sum_over_first_axis")
+    yield Candidate("move:centred_squared_in_place", sentence(
+        "with the centred rows squared in place while the variance is taken (pow_ for pow): the numerator is then "
+        "(x − mean)², not x − mean; an in-place operation changes the tensor the next line reads"), 36,
+        maths.recomputed("normalized", lambda t: np.square(t["centred"]) / t["std"]))
     yield Candidate("move:eps_outside_root", sentence("with eps added after the square root; it goes inside: "
                                                        "√(var + eps)"), 36,
                     maths.recomputed("std", lambda t: np.sqrt(t["var"]) + t["eps"]))
@@ -379,6 +413,16 @@ def _attention_moves() -> Iterator[Candidate]:
         "rescaled scores (their order reversed in a row whose largest is negative); subtracting the largest only "
         "keeps the exponentials small, the weights stay as they are"), 28,
         maths.recomputed("A", lambda t: _row_normalized(np.exp(t["scores"] / t["scores"].max(axis=-1, keepdims=True)))))
+    yield Candidate("move:row_maxima_along_columns", sentence(
+        "with row j's largest score subtracted from column j (the maxima taken over dim=-1, then put back on the "
+        "wrong axis, [:, :, None] instead of [..., None]): each row must have its own largest subtracted, which "
+        "leaves its weights as they are"), 28,
+        maths.recomputed("A", lambda t: _row_normalized(np.exp(t["scores"] - t["scores"].max(axis=-1)[..., None, :]))))
+    yield Candidate("move:softmax_of_exponentials", sentence(
+        "with a softmax taken of the exponentials, softmax(exp(s − max)), where they are divided by their row's "
+        "sum: the exponential is taken twice, and the weights come out nearly flat"), 28,
+        maths.recomputed("A", lambda t: maths.ops_for(t["scores"]).softmax(np.exp(_shifted(t["scores"], -1)),
+                                                                             axis=-1)))
     yield Candidate("move:max_over_queries", sentence("with each key's (column's) largest score subtracted before "
                                                        "the exponential; the softmax subtracts each row's own"), 28,
                     maths.recomputed("A", lambda t: _row_normalized(np.exp(_shifted(t["scores"], -2)))))
@@ -428,6 +472,11 @@ def _logit_moves() -> Iterator[Candidate]:
         "with every class vector w_c (a column of W_head) scaled to length 1, as a cosine classifier compares; "
         "the head's logit is h · w_c + b_c with the weights as trained"), 52,
         maths.recomputed("logits", lambda t: _summary(t) @ _unit_length(_head_weights(t), 0) + t["b_head"]))
+    yield Candidate("move:cosine_logits", sentence(
+        "with each class scored by the cosine of h and its weight vector w_c, plus the bias (F.cosine_similarity): "
+        "the head's score is the dot product, h · w_c + b_c, whose sizes count too"), 52,
+        maths.recomputed("logits", lambda t: _unit_length(_summary(t), -1) @ _unit_length(_head_weights(t), 0)
+                         + t["b_head"]))
     yield Candidate("move:negative_distance", sentence(
         "with each class scored by minus the distance between h and its weight vector, plus the bias, as a "
         "nearest-prototype classifier scores; the head's score is the dot product, h · w_c + b_c"), 52,
@@ -604,6 +653,11 @@ def _map_moves() -> Iterator[Candidate]:
         "with each cover as many pixels on a side as the grid has patches per side (14 for a 224-pixel image of "
         "16-pixel patches) instead of the patch size P: the two numbers of page 7, 14 patches of 16 pixels"), 44,
         maths.recomputed("covered_probabilities", lambda t: _covered_at(t, lambda r, c: (r, c), grid_count=True)))
+    yield Candidate("move:only_the_patch_shown", sentence(
+        "with each patch shown alone, the rest of the image mid-gray (the image minus its covered copy keeps the "
+        "patch, not the rest): covering a patch keeps the rest of the image and sets that patch to mid-gray"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _probabilities(
+            t["call_args"][0], t["call_args"][1] - t["covers"])[:, t["target"]]))
     yield Candidate("move:logit_change", sentence(
         "with the change of the target's logit, before any softmax; the map compares probabilities, the "
         "softmax of each image's logits"), 44, maths.recomputed("change", lambda t: _target_change(t, "logit")))
@@ -703,6 +757,11 @@ def _quadrant_moves() -> Iterator[Candidate]:
         "with each quarter shown alone, the rest of the image mid-gray (the image minus its covered copy keeps the "
         "quarter, not the rest): covering a quarter keeps the other three and sets that one to mid-gray"), 43,
         maths.recomputed("probabilities", lambda t: _quadrant_probabilities(t, lambda c: t["call_args"][1] - c)))
+    yield Candidate("move:quadrants_softmax_over_everything", sentence(
+        "with the exponentials of all four covers' logits divided by one sum over the whole batch: each cover's "
+        "softmax runs over its own classes"), 43,
+        maths.recomputed("probabilities", lambda t: _all_normalized(np.exp(t["cover_logits"] - t["cover_logits"].max()))
+                         [:, t["target"]]))
     yield Candidate("move:quadrant_covers_full_side", sentence(
         "with each cover as many pixels on a side as the whole image (H, not H/2) from its quadrant's corner, cut at "
         "the image's edges: the top-left one grays everything; a quadrant's cover is H/2 pixels on a side"), 43,
@@ -1055,6 +1114,8 @@ ENCODER_RERUNS: tuple[tuple[str, str, int, dict[str, bool]], ...] = (
     ("cls_only_updated", "with only the CLS row taken from each block's output, the patch rows kept as they were "
      "embedded: CLS reads the patch rows as every block has updated them (page 22), so the loop is x = block(x) "
      "for all rows", 50, {"cls_only": True}),
+    ("embedded_scaled", "with the embedded rows multiplied by √D before the blocks, as the original Transformer "
+     "scales its token embeddings: ViT hands the blocks the embedding as it is", 23, {"embedded_scale": True}),
     ("embedding_after_every_block", "with the embedded rows added to every block's output, x = block(x) + embedded: "
      "each block adds its own residuals, and the encoder's loop is x = block(x)", 34, {"embedded_each": True}),
     ("images_normalized_twice", "with the images normalized once more, 2x − 1 as for pixels in [0, 1], before they "
@@ -1074,15 +1135,17 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
 def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
                    without_cls: bool = False, norm_first: bool = False, twice: bool = False,
                    position_each: bool = False, cls_reset: bool = False, pixels_again: bool = False,
-                   cls_only: bool = False, embedded_each: bool = False) -> Any:
+                   cls_only: bool = False, embedded_each: bool = False, embedded_scale: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
     output added to its input, each block's output (or the embedded rows) normalized by the final
     LayerNorm, CLS left out, each block applied twice, the position table added before every block, the
     embedded CLS row put back before every block, only CLS taken from each block's output, the embedded rows
-    added to each block's output, or the images normalized again (2x − 1) before all that."""
+    added to each block's output, the embedded rows scaled by √D, or the images normalized again (2x − 1)
+    before all that."""
     params = t["call_args"][1]
     embedded = maths.embed(2 * t["images"] - 1, params) if pixels_again else t["block_outputs"][0]  # (B, 1+N, D)
     x = embedded[:, 1:] if without_cls else embedded
+    x = x * np.sqrt(x.shape[-1]) if embedded_scale else x
     x = _final_norm(t, x) if norm_first else x
     for p in params.blocks:
         x = x + params.pos_table if position_each else x
@@ -1103,6 +1166,8 @@ BLOCK_ORDERS: tuple[tuple[str, str, Callable[[int], list[int]]], ...] = (
     ("first_skipped", "the first block left out", lambda n: list(range(1, n))),
     ("reversed", "the blocks run from the last to the first", lambda n: list(range(n))[::-1]),
     ("first_repeated", "the first block's parameters in every block", lambda n: [0] * n),
+    ("last_for_every", "the last block's parameters in every block (params.blocks[-1] for each)",
+     lambda n: [n - 1] * n),
     ("last_repeated", "the last block run once more after the loop (its loop variable left over)",
      lambda n: list(range(n)) + [n - 1]),
     ("last_only", "every block reading the embedded rows: only the last block's output is left", lambda n: [n - 1]),

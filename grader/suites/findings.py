@@ -110,7 +110,7 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
     ("inverted", "term"), ("root", "term"), ("reversed", "order term"), ("shifted", "order term"),
     ("mean_row", "shift term"), ("first_row", "shift term"), ("axis", "axis"), ("order", "order"),
     ("index", "term"), ("activation", "activation"), ("size", "part inputs"), ("added_to", "term inputs"),
-    ("transposed_weight", "term inputs axis order"), ("averaged", "term"),
+    ("transposed_weight", "term inputs axis order"), ("averaged", "term"), ("first_term_left_out", "term"),
 ]}
 #: What each operation applied where the lecture applies none claims (`edit.applied:<quantity>:<operation>`,
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
@@ -197,6 +197,12 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("first_head_W_o", "inputs term"), ("embedding_after_every_block", "term inputs"), ("blocks_last_repeated", "term"),
     ("square_mean_colour", "fill"), ("covers_at_grid_count_steps", "inputs part"), ("predicted_class_map", "inputs"),
     ("predicted_class", "inputs"), ("quadrant_covers_full_side", "inputs part"),
+    ("row_maxima_along_columns", "axis term"), ("softmax_of_exponentials", "activation"), ("mlp_twice", "term"),
+    ("attention_across_images", "axis"), ("ln1_weight_bias_swapped", "inputs term"),
+    ("ln2_weight_bias_swapped", "inputs term"), ("sum_for_mean", "term"), ("sum_over_first_axis", "term"),
+    ("centred_squared_in_place", "term activation"), ("cosine_logits", "inputs term"),
+    ("blocks_last_for_every", "inputs term"), ("embedded_scaled", "inputs term"), ("only_the_patch_shown", "inputs"),
+    ("quadrants_softmax_over_everything", "axis"),
 ]}
 
 
