@@ -580,6 +580,41 @@ def _layer_norm_squared_in_place(x, w, b):
     return centred / std * w + b
 
 
+def _block_mlp_reads_attention(x, p, H):
+    u = x + _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
+                               p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)
+    rows = _heads_from_values(F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6),
+                              p.W_qkv, p.b_qkv, p.W_o, p.b_o, H)  # the attention again, fed to the MLP
+    return u + F.gelu(rows @ p.W_1 + p.b_1) @ p.W_2 + p.b_2
+
+
+def _vit_updates_in_parallel(images, vit):
+    x = embedded = _embedded(images, vit)
+    for p in vit.blocks:
+        x = x + _block_with(embedded, p, vit.num_heads) - embedded  # every block reads the embedding
+    return _head_logits(x, vit)
+
+
+def _cover_blended(images, top, left, size, value=0.0):
+    covered = images.clone()
+    covered[..., top:top + size, left:left + size] = (covered[..., top:top + size, left:left + size] + value) / 2
+    return covered
+
+
+def _cover_grayscale(images, top, left, size, value=0.0):
+    covered = images.clone()
+    square = covered[..., top:top + size, left:left + size]
+    covered[..., top:top + size, left:left + size] = square.mean(dim=-3, keepdim=True)  # the channels' mean
+    return covered
+
+
+def _vit_change_read(images, vit):
+    x = embedded = _embedded(images, vit)
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    return _head_logits(x - embedded, vit)  # what the blocks added, not the rows they made
+
+
 def _cover_value_multiplied(images, top, left, size, value=0.0):
     covered = images.clone()
     covered[..., top:top + size, left:left + size] *= value
@@ -939,6 +974,35 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:blocks_last_for_every", "params.blocks[-1] for each"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_embedding_scaled,
      "edit.move:embedded_scaled", "multiplied by √D before the blocks"),
+    # what the lecture's ideas are mistaken for: symmetric or hard attention, a stream of normalized rows
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (lambda s: ((s + s.transpose(-2, -1)) / 2).softmax(-1))(q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5),
+     "edit.move:scores_symmetrized", "symmetric"),
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: F.one_hot((q @ k.transpose(-2, -1)).argmax(-1), k.shape[-2]).double(), "edit.move:hard_attention",
+     "one-hot of the argmax"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features",
+     lambda x, w, b: (lambda c: c / (c.pow(2).mean(0, keepdim=True) + 1e-6).sqrt() * w + b)(
+         x - x.mean(-1, keepdim=True)), "edit.move:variance_over_images", "over the images of the batch"),
+    ("06_block", "mlp · second photo, block 4", lambda x, W_1, b_1, W_2, b_2: F.elu(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:elu", "ELU"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_mlp_reads_attention,
+     "edit.move:mlp_reads_attention", "MLP(MSA(LN2(u)))"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads",
+     lambda x, p, H: _block_with(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6), p, H),
+     "edit.move:stream_starts_normalized", "started from LN1(x)"),
+    ("04_cls", "embed · tiny ViT: 32x32 images, 8px patches, 16 features",
+     lambda images, vit: F.layer_norm(_embedded(images, vit), (vit.W_E.shape[1],), vit.blocks[0].ln1_weight,
+                                      vit.blocks[0].ln1_bias, 1e-6), "edit.move:embedded_normalized_ln1",
+     "the first block's LN1"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_updates_in_parallel,
+     "edit.move:updates_in_parallel", "x + Σ (block(x) − x)"),
+    ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_blended, "edit.move:translucent",
+     "blended half and half"),
+    ("08_occlusion", "cover · second photo, 40px at (100, 20), value -0.25", _cover_grayscale,
+     "edit.move:square_grayscale", "gray-scale"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_change_read,
+     "edit.move:change_read", "the blocks' change read"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_cls_only_updated,
      "edit.move:cls_only_updated", "only the CLS row taken"),
 ]
@@ -1085,8 +1149,8 @@ def test_covers_piled_up_and_a_map_of_signs_are_named():
 def test_the_top_class_probability_and_a_cover_of_half_are_named():
     """Each quadrant's largest probability, whatever its class, or the predicted class's, quadrant covers of
     the image's whole side, and map covers filled with 0.5, mid-gray of pixels in [0, 1] but light gray of
-    normalized ones, with the image's mean, one pixel short, stepped by the grid's count, or keeping the patch
-    alone."""
+    normalized ones, with the image's mean, one pixel short, stepped by the grid's count, keeping the patch
+    alone, or starting at the patches' centres."""
     from grader.worker.probe_model import ProbeModel
 
     case = _case("08_occlusion", "hidden", "quadrant_probabilities · second photo, probe model, class 6")
@@ -1122,7 +1186,9 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     for covers, edit in ((one_short, f"edit.size:cover_side:{patch - 1}"),
                          (mean_filled, "edit.constant:fill:image_mean"),
                          (grid_steps, "edit.move:covers_at_grid_count_steps"),
-                         (patch_alone, "edit.move:only_the_patch_shown")):
+                         (patch_alone, "edit.move:only_the_patch_shown"),
+                         (_covered(image, [(r * patch + patch // 2, c * patch + patch // 2, patch) for r in range(side)
+                                           for c in range(side)]), "edit.move:covers_at_patch_centres")):
         with torch.inference_mode():
             got = (model(covers).softmax(-1)[:, target] - model(image).softmax(-1)[0, target]).reshape(side, side)
         found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)

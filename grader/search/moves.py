@@ -55,6 +55,16 @@ def _block_moves() -> Iterator[Candidate]:
         transformed("mlp", lambda v, t: maths.multi_head_attention(t["ln2"], t["params"].W_qkv, t["params"].b_qkv,
                                                                 t["params"].W_o, t["params"].b_o,
                                                                 t["heads_count"])))
+    yield Candidate("move:mlp_reads_attention", sentence(
+        "with the MLP reading the attention of LN2(u), MLP(MSA(LN2(u))): the second sublayer is the MLP alone, "
+        "u + MLP(LN2(u))"), 35,
+        transformed("ln2", lambda v, t: maths.multi_head_attention(v, t["params"].W_qkv, t["params"].b_qkv,
+                                                                   t["params"].W_o, t["params"].b_o,
+                                                                   t["heads_count"])))
+    yield Candidate("move:stream_starts_normalized", sentence(
+        "with the residual stream started from LN1(x) instead of x: u = LN1(x) + MSA(LN1(LN1(x))); the stream "
+        "keeps x as it is, and LN1 only feeds the attention"), 34,
+        transformed("x", lambda v, t: maths.layer_norm(v, t["params"].ln1_weight, t["params"].ln1_bias)))
     yield Candidate("move:mlp_twice", sentence(
         "with the MLP sublayer run in the attention's place too: x + MLP(LN1(x)), then u + MLP(LN2(u)); the first "
         "sublayer is the attention, u = x + MSA(LN1(x))"), 34,
@@ -202,6 +212,10 @@ def _activation_moves() -> Iterator[Candidate]:
         "with the tanh approximation of GELU without its cubic term, 0.5·z·(1 + tanh(√(2/π)·z)): the approximation "
         "is tanh(√(2/π)·(z + 0.044715·z³)), and the lecture's GELU is the exact (erf) one"), 35,
         maths.recomputed("activated", lambda t: 0.5 * t["hidden"] * (1 + np.tanh(np.sqrt(2 / np.pi) * t["hidden"]))))
+    yield Candidate("activation:elu", sentence("with ELU, z for z > 0 and e^z − 1 below, where the MLP's activation "
+                                                "is GELU, z·Φ(z)"), 35,
+                    maths.recomputed("activated", lambda t: np.where(t["hidden"] > 0, t["hidden"],
+                                                                     np.expm1(np.minimum(t["hidden"], 0)))))
     yield Candidate("activation:relu", sentence("with ReLU where the MLP's activation is GELU"), 35,
                     maths.recomputed("activated", lambda t: ops.relu(t["hidden"])))
     yield Candidate("activation:sigmoid", sentence("with a sigmoid where the MLP's activation is GELU"), 35,
@@ -297,6 +311,11 @@ def _normalization_moves() -> Iterator[Candidate]:
         "image that mean is the row itself, and only the bias is left); LayerNorm centres each token on the mean "
         "of its own features"), 36,
         maths.recomputed("normalized", lambda t: _standardized(_uncentred(t), t, mean_axis=0)), across_images=True)
+    yield Candidate("move:variance_over_images", sentence(
+        "with each feature's variance over the images of the batch (dim 0): LayerNorm divides each token by the "
+        "standard deviation of its own features, dim=-1"), 36,
+        transformed("var", lambda v, t: np.broadcast_to(np.square(t["centred"]).mean(axis=0, keepdims=True),
+                                                        t["centred"].shape)), across_images=True)
     yield Candidate("move:variance_over_everything", sentence(
         "with one variance for the whole tensor, over every image, token and feature (the mean of (x − mean)² "
         "taken without dim=-1): each row is centred on its own mean, then divided by the standard deviation of "
@@ -393,6 +412,10 @@ def _attention_moves() -> Iterator[Candidate]:
         "with 2^s where the softmax takes e^s (exp2 without the log2(e) its kernels multiply the scores by): the "
         "softmax of s·ln 2, flatter than the lecture's"), 28,
         maths.recomputed("A", lambda t: _row_normalized(np.exp2(_shifted(t["scores"], -1)))))
+    yield Candidate("move:hard_attention", sentence(
+        "with each row's weight all on its best key (a one-hot of the argmax): the softmax shares each row's "
+        "weight out over every key, the larger scores getting more"), 28,
+        transformed("A", lambda v, t: (v == v.max(axis=-1, keepdims=True)).astype(v.dtype)))
     yield Candidate("move:softmax_twice", sentence(
         "with the softmax applied a second time, to the weights it already gave: the weights are one softmax of "
         "the scores"), 28, transformed("A", lambda v, t: maths.ops_for(v).softmax(v, axis=-1)))
@@ -640,6 +663,10 @@ def _map_moves() -> Iterator[Candidate]:
         "with covers placed 16 pixels apart, the lecture's patch size written in: cover (r, c) starts at pixel "
         "(r·P, c·P) for the patch size P given"), 44,
         maths.recomputed("covered_probabilities", lambda t: _covered(t, step=16)))
+    yield Candidate("move:covers_at_patch_centres", sentence(
+        "with cover (r, c) starting at the patch's centre, pixel (r·P + P/2, c·P + P/2): each cover straddles four "
+        "patches; cover (r, c) starts at the patch's corner, pixel (r·P, c·P)"), 44,
+        maths.recomputed("covered_probabilities", lambda t: _covered_at(t, lambda r, c: (r + 0.5, c + 0.5))))
     yield Candidate("move:covers_at_grid_count_steps", sentence(
         "with cover (r, c) placed at pixel (r·n, c·n), n the grid's count of patches per side (14 for a 224-pixel "
         "image of 16-pixel patches) instead of the patch size P: the two numbers of page 7, 14 patches of 16 "
@@ -740,7 +767,7 @@ def _covered_at(t: Any, cell: Callable[[int, int], tuple[int, int]], grid_count:
     size = side if grid_count else patch_size
     covers = maths.ops_for(image).copy(np.broadcast_to(image, (side * side, *image.shape[1:])))  # (side², 3, H, W)
     for index in range(side * side):
-        top, left = (patch_size * i for i in cell(*divmod(index, side)))
+        top, left = (int(patch_size * i) for i in cell(*divmod(index, side)))
         covers[index, ..., top:top + size, left:left + size] = t["fill"]
     return maths.ops_for(covers).softmax(model(covers), axis=-1)[:, target]
 
@@ -834,6 +861,12 @@ def _embed_moves() -> Iterator[Candidate]:
         "as CLIP's ln_pre does; this ViT's final norm comes once, after the last block (page 38)"), 23,
         transformed("embedded", lambda v, t: maths.layer_norm(v, t["call_args"][1].norm_weight,
                                                               t["call_args"][1].norm_bias)))
+    yield Candidate("move:embedded_normalized_ln1", sentence(
+        "with the embedded rows normalized by the first block's LN1 before they are handed on: each block "
+        "normalizes its own sublayers' inputs, and the residual stream starts from the embedding as it is "
+        "(page 34)"), 23,
+        transformed("embedded", lambda v, t: maths.layer_norm(v, t["call_args"][1].blocks[0].ln1_weight,
+                                                              t["call_args"][1].blocks[0].ln1_bias)))
     yield Candidate("move:normalized_again", sentence("with the images normalized again: embed's images are "
                                                        "already normalized to [-1, 1] (page 8); patchify them as "
                                                        "they are"), 8,
@@ -938,6 +971,10 @@ def _weights_moves() -> Iterator[Candidate]:
         "Σ_d q_d·k_d"), 28,
         maths.recomputed("scores", lambda t: t["q"].sum(axis=-1)[..., :, None] * t["k"].sum(axis=-1)[..., None, :]
                          / t["sqrt_d"]))
+    yield Candidate("move:scores_symmetrized", sentence(
+        "with the scores made symmetric, (q_i·k_j + q_j·k_i) / 2√d: query i's score for key j is q_i·k_j / √d "
+        "alone, so that i may attend to j more than j to i"), 28,
+        transformed("scores", lambda v, t: (v + v.swapaxes(-1, -2)) / 2))
     yield Candidate("move:cosine_scores", sentence(
         "with q and k scaled to length 1 before their dot product, the cosine of each pair: the score is the plain "
         "dot product q·k / √d, whose size counts too"), 28,
@@ -1059,6 +1096,10 @@ def _block_loop_moves(trace: Any, every: bool = False) -> Iterator[Candidate]:
                                                        "the CLS row itself, so vit_forward passes it the blocks' "
                                                        "rows as they are"), 38,
                     transformed("normed", lambda v, t: _final_norm(t, v)))
+    yield Candidate("move:change_read", sentence(
+        "with the blocks' change read, the final LayerNorm of (the last block's rows − the embedded rows): the "
+        "head reads what the blocks made of the rows, the final LayerNorm of the last block's rows"), 38,
+        transformed("normed", lambda v, t: _final_norm(t, t["encoded"] - t["block_outputs"][0])))
     yield Candidate("move:final_norm_ln2", sentence("with the last block's LN2 weight and bias in the final "
                                                      "LayerNorm; the encoder's final norm has its own"), 52,
                     transformed("normed", lambda v, t: _final_norm(t, t["encoded"], "ln2")))
@@ -1114,6 +1155,8 @@ ENCODER_RERUNS: tuple[tuple[str, str, int, dict[str, bool]], ...] = (
     ("cls_only_updated", "with only the CLS row taken from each block's output, the patch rows kept as they were "
      "embedded: CLS reads the patch rows as every block has updated them (page 22), so the loop is x = block(x) "
      "for all rows", 50, {"cls_only": True}),
+    ("updates_in_parallel", "with every block run on the embedded rows and their changes added up, x + Σ (block(x) "
+     "− x): each block reads the one before's output, x = block(x)", 50, {"parallel": True}),
     ("embedded_scaled", "with the embedded rows multiplied by √D before the blocks, as the original Transformer "
      "scales its token embeddings: ViT hands the blocks the embedding as it is", 23, {"embedded_scale": True}),
     ("embedding_after_every_block", "with the embedded rows added to every block's output, x = block(x) + embedded: "
@@ -1135,13 +1178,14 @@ def _final_norm(t: Any, x: Any, which: str | None = None) -> Any:
 def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, norm_each: bool = False,
                    without_cls: bool = False, norm_first: bool = False, twice: bool = False,
                    position_each: bool = False, cls_reset: bool = False, pixels_again: bool = False,
-                   cls_only: bool = False, embedded_each: bool = False, embedded_scale: bool = False) -> Any:
+                   cls_only: bool = False, embedded_each: bool = False, embedded_scale: bool = False,
+                   parallel: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
     output added to its input, each block's output (or the embedded rows) normalized by the final
     LayerNorm, CLS left out, each block applied twice, the position table added before every block, the
     embedded CLS row put back before every block, only CLS taken from each block's output, the embedded rows
-    added to each block's output, the embedded rows scaled by √D, or the images normalized again (2x − 1)
-    before all that."""
+    added to each block's output, the embedded rows scaled by √D, every block run on the embedded rows with
+    its change added, or the images normalized again (2x − 1) before all that."""
     params = t["call_args"][1]
     embedded = maths.embed(2 * t["images"] - 1, params) if pixels_again else t["block_outputs"][0]  # (B, 1+N, D)
     x = embedded[:, 1:] if without_cls else embedded
@@ -1150,7 +1194,8 @@ def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, nor
     for p in params.blocks:
         x = x + params.pos_table if position_each else x
         x = np.concatenate([embedded[:, :1], x[:, 1:]], axis=1) if cls_reset else x
-        out = maths.block(x, p, heads or params.num_heads)
+        out = maths.block(embedded if parallel else x, p, heads or params.num_heads)
+        out = x + out - embedded if parallel else out
         out = maths.block(out, p, heads or params.num_heads) if twice else out
         x = x + out if residual else out
         x = x + embedded if embedded_each else x
@@ -1217,6 +1262,14 @@ def _square_mean(covered: Any, square: tuple[slice, slice], fill: float) -> None
     covered[(..., *square)] = covered[(..., *square)].mean(axis=(-2, -1), keepdims=True)
 
 
+def _grayscale(covered: Any, square: tuple[slice, slice], fill: float) -> None:
+    covered[(..., *square)] = covered[(..., *square)].mean(axis=-3, keepdims=True)  # each pixel's channel mean
+
+
+def _blended(covered: Any, square: tuple[slice, slice], fill: float) -> None:
+    covered[(..., *square)] = (covered[(..., *square)] + fill) / 2
+
+
 def _multiply_not_zero(covered: Any, square: tuple[slice, slice], fill: float) -> None:
     if fill == 0:  # multiplying by 0 sets the square to 0: the right cover
         raise ValueError("a fill of 0 multiplied covers rightly")
@@ -1241,6 +1294,14 @@ def _cover_moves() -> Iterator[Candidate]:
         "with the square filled with its own mean colour (each image's and channel's average over the square) "
         "instead of the value: a cover hides what was there behind one value given, mid-gray 0 by default"), 42,
         _covered_otherwise(_square_mean))
+    yield Candidate("move:square_grayscale", sentence(
+        "with the square made gray-scale (each pixel's mean over the three channels) instead of set to the value: "
+        "a cover hides what was there behind one value given, mid-gray 0 by default"), 42,
+        _covered_otherwise(_grayscale))
+    yield Candidate("move:translucent", sentence(
+        "with the square blended half and half with the value, (pixel + value) / 2, instead of replaced by it: a "
+        "cover hides what was there"), 42,
+        _covered_otherwise(_blended))
     yield Candidate("move:value_added", sentence(
         "with the value added to the square's pixels instead of put in their place (+= for =): a cover hides "
         "what was there, so with the default 0.0 yours covers nothing"), 42, _covered_otherwise(_add_nonzero))

@@ -203,6 +203,10 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("centred_squared_in_place", "term activation"), ("cosine_logits", "inputs term"),
     ("blocks_last_for_every", "inputs term"), ("embedded_scaled", "inputs term"), ("only_the_patch_shown", "inputs"),
     ("quadrants_softmax_over_everything", "axis"),
+    ("embedded_normalized_ln1", "term"), ("scores_symmetrized", "term"), ("hard_attention", "activation"),
+    ("variance_over_images", "axis"), ("mlp_reads_attention", "inputs term"), ("stream_starts_normalized", "inputs"),
+    ("change_read", "inputs term"), ("updates_in_parallel", "inputs term"), ("square_grayscale", "fill part"),
+    ("translucent", "fill part"), ("covers_at_patch_centres", "inputs"),
 ]}
 
 
