@@ -615,6 +615,28 @@ def _vit_change_read(images, vit):
     return _head_logits(x - embedded, vit)  # what the blocks added, not the rows they made
 
 
+def _block_pre_and_post_norm(x, p, H):
+    u = F.layer_norm(x + _heads_from_values(F.layer_norm(x, (x.shape[-1],), p.ln1_weight, p.ln1_bias, 1e-6),
+                                            p.W_qkv, p.b_qkv, p.W_o, p.b_o, H), (x.shape[-1],), p.ln1_weight,
+                     p.ln1_bias, 1e-6)  # add & norm kept after the pre-norm
+    z = F.layer_norm(u, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6) @ p.W_1 + p.b_1
+    return F.layer_norm(u + F.gelu(z) @ p.W_2 + p.b_2, (u.shape[-1],), p.ln2_weight, p.ln2_bias, 1e-6)
+
+
+def _vit_position_again(images, vit):
+    x = _embedded(images, vit) + vit.pos_table  # embed added it already
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    return _head_logits(x, vit)
+
+
+def _vit_first_block_doubled(images, vit):
+    x = _block_with(_embedded(images, vit), vit.blocks[0], vit.num_heads)
+    for p in vit.blocks:
+        x = _block_with(x, p, vit.num_heads)
+    return _head_logits(x, vit)
+
+
 def _cover_value_multiplied(images, top, left, size, value=0.0):
     covered = images.clone()
     covered[..., top:top + size, left:left + size] *= value
@@ -1003,6 +1025,25 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
      "edit.move:square_grayscale", "gray-scale"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_change_read,
      "edit.move:change_read", "the blocks' change read"),
+    # habits kept from other models: a causal mask's tril, add & norm, a variance over D twice
+    ("05_attention", "attention_weights · random 6 tokens, 2 heads of 8",
+     lambda q, k: (q @ k.transpose(-2, -1) / q.shape[-1] ** 0.5).tril().softmax(-1), "edit.move:upper_scores_zeroed",
+     ".tril()"),
+    ("06_block", "layer_norm · random 5 tokens x 16 features",
+     lambda x, w, b: (lambda c: c / (c.pow(2).mean(-1, keepdim=True) / x.shape[-1] + 1e-6).sqrt() * w + b)(
+         x - x.mean(-1, keepdim=True)), "edit.move:variance_over_D_again", "divided by D once more"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.erf(z)) / 2 ** 0.5)(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:gelu_formula_12", "the √2 dividing the whole GELU"),
+    ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_pre_and_post_norm,
+     "edit.move:pre_and_post_norm", "add & norm"),
+    ("07_head", "read_cls · two random images",
+     lambda x, w, b: F.layer_norm(x[:, 0], (x.shape[-1],), w, b, 1e-6) * w + b, "edit.move:affine_twice",
+     "applied twice"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_position_again,
+     "edit.move:position_again", "its position twice"),
+    ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_first_block_doubled,
+     "edit.move:blocks_first_doubled", "run once before the loop"),
     ("07_head", "vit_forward · tiny ViT: 8px patches, 2 blocks of 2 heads, 10 classes", _vit_cls_only_updated,
      "edit.move:cls_only_updated", "only the CLS row taken"),
 ]
@@ -1163,7 +1204,9 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
     assert found is not None and found.id == "edit.move:top_class", found
     predicted = int(model(image).argmax())  # the class the model predicts, not the runner-up asked
     full_side = _covered(image, [(r * half, c * half, 2 * half) for r in (0, 1) for c in (0, 1)])
+    short = _covered(image, [(r * (half - 1), c * (half - 1), half - 1) for r in (0, 1) for c in (0, 1)])
     for got, edit in ((model(covers).softmax(-1)[:, predicted], "edit.move:predicted_class"),
+                      (model(short).softmax(-1)[:, target], f"edit.size:quadrant_side:{half - 1}"),
                       (model(full_side).softmax(-1)[:, target], "edit.move:quadrant_covers_full_side"),
                       ((model(covers).exp() / model(covers).exp().sum())[:, target],
                        "edit.move:quadrants_softmax_over_everything")):
@@ -1183,6 +1226,11 @@ def test_the_top_class_probability_and_a_cover_of_half_are_named():
                            image.mean().item())
     grid_steps = _covered(image, [(r * side, c * side, patch) for r in range(side) for c in range(side)])
     patch_alone = image - _covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)])
+    with torch.inference_mode():
+        got = (model(_covered(image, [(r * patch, c * patch, patch) for r in range(side) for c in range(side)]))
+               [:, target] - model(image).softmax(-1)[0, target]).reshape(side, side)  # logits less a probability
+    found = search.find_edit(case, case.expected, got.double().numpy(), DEFAULT_TOLERANCE)
+    assert found is not None and found.id == "edit.move:covered_logits", found
     for covers, edit in ((one_short, f"edit.size:cover_side:{patch - 1}"),
                          (mean_filled, "edit.constant:fill:image_mean"),
                          (grid_steps, "edit.move:covers_at_grid_count_steps"),

@@ -455,6 +455,12 @@ def _size_edits(name: str, trace: Any) -> Iterator[Candidate]:
             yield Candidate(f"size:{name}:{size}", sentence(
                 f"covering {size}×{size} pixels where {current}×{current} are asked: image[top:top + size] covers "
                 "rows top..top + size − 1"), page_of(name), maths.set_to(name, size))
+    if name == "quadrant_side":  # (H − 1) // 2, as for the last pixel's index, or (H + 1) // 2
+        for size in (current - 1, current + 1):
+            yield Candidate(f"size:{name}:{size}", sentence(
+                f"with each quadrant {size} pixels on a side, its covers at 0 and {size}: half the side is "
+                f"H // 2 = {current}, one {'more' if size < current else 'less'} than yours"), page_of(name),
+                maths.set_to(name, size))
     for size, change in ((current // 2, f"half of {current}"), (current * 2, f"twice {current}")):
         if size > 0:
             yield Candidate(f"size:{name}:{size}", sentence(f"with {words_of(name)} {size} pixels ({change})"),

@@ -37,6 +37,12 @@ def _block_moves() -> Iterator[Candidate]:
         maths.Change("out", lambda v, t: _ln(v, t, "ln2_weight", "ln2_bias"))))
     yield Candidate("move:post_ln", sentence("with each LayerNorm moved after its residual add (post-LN): the "
                                               "lecture's block is pre-LN, u = x + MSA(LN1(x))"), 34, post_ln)
+    yield Candidate("move:pre_and_post_norm", sentence(
+        "with each sublayer's LayerNorm applied after its residual add as well, u = LN1(x + MSA(LN1(x))) (the "
+        "Transformer's add & norm kept beside the pre-norm): the pre-LN block normalizes only the sublayers' "
+        "inputs, u = x + MSA(LN1(x))"), 34,
+        maths.Edit((maths.Change("u", lambda v, t: _ln(v, t, "ln1_weight", "ln1_bias")),
+                    maths.Change("out", lambda v, t: _ln(v, t, "ln2_weight", "ln2_bias")))))
     yield Candidate("move:parallel", sentence("with the MLP reading LN2(x) of the block's input, in parallel with "
                                                "the attention; it reads LN2(u), after the attention's update"), 35,
                     transformed("ln2", lambda v, t: _ln(t["x"], t, "ln2_weight", "ln2_bias")))
@@ -172,7 +178,9 @@ GELU_FORMULAS = (((1.0, 1.0, np.sqrt(2)), "without the 0.5: z·(1 + erf(z/√2))
                  ((0.5, 1.0, np.sqrt(2 * np.pi)), "with erf(z/√(2π)), the normal density's constant",
                   "erf(z/√2)"),
                  ((0.5, 1.0, np.sqrt(np.pi / 2)), "with erf(z·√(2/π)), the tanh approximation's constant inside "
-                  "erf", "erf(z/√2)"))
+                  "erf", "erf(z/√2)"),
+                 ((0.5 / np.sqrt(2), 1.0, 1.0), "as 0.5·z·(1 + erf(z))/√2, the √2 dividing the whole GELU instead of "
+                  "z inside erf", "0.5·z·(1 + erf(z/√2))"))
 
 
 def _gelu_formula(half: float, one: float, root: float, outer: float = 1.0) -> Callable[[Any], Any]:
@@ -279,6 +287,10 @@ def _normalization_moves() -> Iterator[Candidate]:
                                                  "over D"), 36,
                         transformed("mean", lambda v, t, f=factor: v * f(t["call_args"][0])),
                         across_images=name == "sum_over_first_axis")
+    yield Candidate("move:variance_over_D_again", sentence(
+        "with the variance divided by D once more, mean((x − mean)²) / D: the mean already divides the sum of "
+        "squares by D"), 36,
+        transformed("var", lambda v, t: v / t["centred"].shape[t["norm_axis"]]))
     yield Candidate("move:centred_squared_in_place", sentence(
         "with the centred rows squared in place while the variance is taken (pow_ for pow): the numerator is then "
         "(x − mean)², not x − mean; an in-place operation changes the tensor the next line reads"), 36,
@@ -378,6 +390,10 @@ def _norm_parameter_moves() -> Iterator[Candidate]:
         "after it: LayerNorm normalizes first, then scales and shifts, (x − mean) / σ · weight + bias"), 36,
         maths.recomputed("ln_out", lambda t: _plain_layer_norm(_uncentred(t) * t["ln_weight"] + t["ln_bias"],
                                                                t["eps"])))
+    yield Candidate("move:affine_twice", sentence(
+        "with the weight and bias applied twice, (normalized · weight + bias) · weight + bias: LayerNorm scales and "
+        "shifts its normalized rows once"), 36,
+        transformed("ln_out", lambda v, t: v * t["ln_weight"] + t["ln_bias"]))
     yield Candidate("move:gain_plus_one", sentence(
         "with the rows scaled by 1 + weight, as norms whose stored gain is an offset from 1 (initialized at 0) "
         "scale them; this checkpoint stores the gain itself: normalized · weight + bias"), 36,
@@ -396,6 +412,10 @@ def _attention_moves() -> Iterator[Candidate]:
         return v + np.triu(np.full((n, n), -np.inf), 1)
     yield Candidate("move:causal_mask", sentence("with a causal mask on the scores; ViT attends to every pair"), 30,
                     transformed("scores", causal))
+    yield Candidate("move:upper_scores_zeroed", sentence(
+        "with the scores above the diagonal set to 0 (.tril() before the softmax, a causal mask's habit), which "
+        "still gives those keys weight: ViT masks nothing, every query attends to every key by its own score"), 30,
+        transformed("scores", lambda v, t: np.tril(v)))
     yield Candidate("move:self_masked", sentence(
         "with each token's score with itself masked out (the diagonal set to −∞ before the softmax), so no token "
         "attends to itself; ViT attends to every pair, each token to itself too"), 30,
@@ -685,6 +705,10 @@ def _map_moves() -> Iterator[Candidate]:
         "patch, not the rest): covering a patch keeps the rest of the image and sets that patch to mid-gray"), 44,
         maths.recomputed("covered_probabilities", lambda t: _probabilities(
             t["call_args"][0], t["call_args"][1] - t["covers"])[:, t["target"]]))
+    yield Candidate("move:covered_logits", sentence(
+        "with the covered images' target logits, before any softmax, minus the original probability: both sides "
+        "of covered − original are probabilities, each image's softmax over its classes"), 44,
+        maths.recomputed("covered_probabilities", lambda t: t["call_args"][0](t["covers"])[:, t["target"]]))
     yield Candidate("move:logit_change", sentence(
         "with the change of the target's logit, before any softmax; the map compares probabilities, the "
         "softmax of each image's logits"), 44, maths.recomputed("change", lambda t: _target_change(t, "logit")))
@@ -1157,6 +1181,8 @@ ENCODER_RERUNS: tuple[tuple[str, str, int, dict[str, bool]], ...] = (
      "for all rows", 50, {"cls_only": True}),
     ("updates_in_parallel", "with every block run on the embedded rows and their changes added up, x + Σ (block(x) "
      "− x): each block reads the one before's output, x = block(x)", 50, {"parallel": True}),
+    ("position_again", "with the position table added once more to the embedded rows, which hold it already: "
+     "every row carries its position twice into the blocks", 16, {"position_again": True}),
     ("embedded_scaled", "with the embedded rows multiplied by √D before the blocks, as the original Transformer "
      "scales its token embeddings: ViT hands the blocks the embedding as it is", 23, {"embedded_scale": True}),
     ("embedding_after_every_block", "with the embedded rows added to every block's output, x = block(x) + embedded: "
@@ -1179,17 +1205,19 @@ def _encoder_rerun(t: Any, heads: int | None = None, residual: bool = False, nor
                    without_cls: bool = False, norm_first: bool = False, twice: bool = False,
                    position_each: bool = False, cls_reset: bool = False, pixels_again: bool = False,
                    cls_only: bool = False, embedded_each: bool = False, embedded_scale: bool = False,
-                   parallel: bool = False) -> Any:
+                   parallel: bool = False, position_again: bool = False) -> Any:
     """The final LayerNorm after every block rerun from the embedded rows, with other heads, each block's
     output added to its input, each block's output (or the embedded rows) normalized by the final
     LayerNorm, CLS left out, each block applied twice, the position table added before every block, the
     embedded CLS row put back before every block, only CLS taken from each block's output, the embedded rows
-    added to each block's output, the embedded rows scaled by √D, every block run on the embedded rows with
-    its change added, or the images normalized again (2x − 1) before all that."""
+    added to each block's output, the embedded rows scaled by √D or given their position twice, every block
+    run on the embedded rows with its change added, or the images normalized again (2x − 1) before all
+    that."""
     params = t["call_args"][1]
     embedded = maths.embed(2 * t["images"] - 1, params) if pixels_again else t["block_outputs"][0]  # (B, 1+N, D)
     x = embedded[:, 1:] if without_cls else embedded
     x = x * np.sqrt(x.shape[-1]) if embedded_scale else x
+    x = x + params.pos_table if position_again else x
     x = _final_norm(t, x) if norm_first else x
     for p in params.blocks:
         x = x + params.pos_table if position_each else x
@@ -1213,6 +1241,7 @@ BLOCK_ORDERS: tuple[tuple[str, str, Callable[[int], list[int]]], ...] = (
     ("first_repeated", "the first block's parameters in every block", lambda n: [0] * n),
     ("last_for_every", "the last block's parameters in every block (params.blocks[-1] for each)",
      lambda n: [n - 1] * n),
+    ("first_doubled", "the first block run once before the loop and again in it", lambda n: [0] + list(range(n))),
     ("last_repeated", "the last block run once more after the loop (its loop variable left over)",
      lambda n: list(range(n)) + [n - 1]),
     ("last_only", "every block reading the embedded rows: only the last block's output is left", lambda n: [n - 1]),

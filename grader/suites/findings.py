@@ -207,6 +207,9 @@ MOVE_KINDS: dict[str, frozenset[str]] = {name: frozenset(kinds.split()) for name
     ("variance_over_images", "axis"), ("mlp_reads_attention", "inputs term"), ("stream_starts_normalized", "inputs"),
     ("change_read", "inputs term"), ("updates_in_parallel", "inputs term"), ("square_grayscale", "fill part"),
     ("translucent", "fill part"), ("covers_at_patch_centres", "inputs"),
+    ("upper_scores_zeroed", "part term"), ("variance_over_D_again", "term"), ("pre_and_post_norm", "term"),
+    ("affine_twice", "term"), ("position_again", "term inputs"), ("blocks_first_doubled", "term"),
+    ("covered_logits", "activation term"),
 ]}
 
 
