@@ -752,14 +752,19 @@ def _covered(t: Any, axis: int = -1, shift: int = 0, step: int | None = None, fi
         raise IndexError("no class before the first")
     covers = t["covers"]
     if step is not None or first:
-        patch_size = t["call_args"][3] if len(t["call_args"]) > 3 else 16
+        patch_size = _patch_size(t)
         covers = maths.patch_covers(image, patch_size, t["fill"], None, step, first)
     return maths.ops_for(covers).softmax(model(covers), axis=axis)[:, target + shift]
 
 
 def _grid_count(t: Any) -> int:
     """The patches per side of the map's grid: the image's side over the patch size."""
-    return t["call_args"][1].shape[-1] // (t["call_args"][3] if len(t["call_args"]) > 3 else 16)
+    return t["call_args"][1].shape[-1] // _patch_size(t)
+
+
+def _patch_size(t: Any) -> int:
+    """occlusion_map's patch_size argument, 16 where the call leaves it at its default."""
+    return t["call_args"][3] if len(t["call_args"]) > 3 else 16
 
 
 def _predicted_class(t: Any) -> int:
@@ -771,7 +776,7 @@ def _predicted_class(t: Any) -> int:
 def _accumulated_change(t: Any) -> Any:
     """(side, side): covers that pile up (cover k on cover k − 1), the original measured on the last one."""
     model, image, target = t["call_args"][:3]
-    patch_size = t["call_args"][3] if len(t["call_args"]) > 3 else 16
+    patch_size = _patch_size(t)
     covers = maths.ops_for(image).copy(t["covers"])  # (side², 3, H, W), one square each
     square = covers == t["fill"]
     for index in range(1, len(covers)):
@@ -786,7 +791,7 @@ def _covered_at(t: Any, cell: Callable[[int, int], tuple[int, int]], grid_count:
     """The covers' target probabilities, cover (r, c) placed on the patch cell(r, c) instead of its own; of side
     the grid's count of patches per side instead of P with `grid_count`."""
     model, image, target = t["call_args"][:3]
-    patch_size = t["call_args"][3] if len(t["call_args"]) > 3 else 16
+    patch_size = _patch_size(t)
     side = image.shape[-1] // patch_size
     size = side if grid_count else patch_size
     covers = maths.ops_for(image).copy(np.broadcast_to(image, (side * side, *image.shape[1:])))  # (side², 3, H, W)
@@ -1305,35 +1310,35 @@ def _multiply_not_zero(covered: Any, square: tuple[slice, slice], fill: float) -
     covered[(..., *square)] *= fill
 
 
+def _red_only(covered: Any, square: tuple[slice, slice], fill: float) -> None:
+    covered[(slice(None), 0, *square)] = fill
+
+
+#: What a cover does to its square instead of setting it to the value, in every channel: (move, what was done,
+#: how `_covered_otherwise` writes it), page 42 each.
+COVER_WRITES: tuple[tuple[str, str, Callable[[Any, tuple[slice, slice], Any], None]], ...] = (
+    ("first_channel_only", "with the square set to the value in the first channel (R) only: images[:, 0, ...] "
+     "indexes the channel axis; a cover sets the square in every channel, images[..., rows, columns]", _red_only),
+    ("value_multiplied", "with the square's pixels multiplied by the value instead of replaced by it (*= for =): a "
+     "cover hides what was there, so only with the default 0.0 does yours cover anything", _multiply_not_zero),
+    ("diagonal_only", "with only the square's diagonal pixels (top + i, left + i) set: two index tensors pair up "
+     "element by element, they do not cross; slices, images[..., top:top + size, left:left + size], cover the whole "
+     "square", _diagonal_only),
+    ("square_mean_colour", "with the square filled with its own mean colour (each image's and channel's average over "
+     "the square) instead of the value: a cover hides what was there behind one value given, mid-gray 0 by default",
+     _square_mean),
+    ("square_grayscale", "with the square made gray-scale (each pixel's mean over the three channels) instead of set "
+     "to the value: a cover hides what was there behind one value given, mid-gray 0 by default", _grayscale),
+    ("translucent", "with the square blended half and half with the value, (pixel + value) / 2, instead of replaced "
+     "by it: a cover hides what was there", _blended),
+    ("value_added", "with the value added to the square's pixels instead of put in their place (+= for =): a cover "
+     "hides what was there, so with the default 0.0 yours covers nothing", _add_nonzero),
+)
+
+
 def _cover_moves() -> Iterator[Candidate]:
-    def red_only(covered: Any, square: tuple[slice, slice], fill: float) -> None:
-        covered[(slice(None), 0, *square)] = fill
-    yield Candidate("move:first_channel_only", sentence(
-        "with the square set to the value in the first channel (R) only: images[:, 0, ...] indexes the channel "
-        "axis; a cover sets the square in every channel, images[..., rows, columns]"), 42, _covered_otherwise(red_only))
-    yield Candidate("move:value_multiplied", sentence(
-        "with the square's pixels multiplied by the value instead of replaced by it (*= for =): a cover hides what "
-        "was there, so only with the default 0.0 does yours cover anything"), 42,
-        _covered_otherwise(_multiply_not_zero))
-    yield Candidate("move:diagonal_only", sentence(
-        "with only the square's diagonal pixels (top + i, left + i) set: two index tensors pair up element by element, "
-        "they do not cross; slices, images[..., top:top + size, left:left + size], cover the whole square"), 42,
-        _covered_otherwise(_diagonal_only))
-    yield Candidate("move:square_mean_colour", sentence(
-        "with the square filled with its own mean colour (each image's and channel's average over the square) "
-        "instead of the value: a cover hides what was there behind one value given, mid-gray 0 by default"), 42,
-        _covered_otherwise(_square_mean))
-    yield Candidate("move:square_grayscale", sentence(
-        "with the square made gray-scale (each pixel's mean over the three channels) instead of set to the value: "
-        "a cover hides what was there behind one value given, mid-gray 0 by default"), 42,
-        _covered_otherwise(_grayscale))
-    yield Candidate("move:translucent", sentence(
-        "with the square blended half and half with the value, (pixel + value) / 2, instead of replaced by it: a "
-        "cover hides what was there"), 42,
-        _covered_otherwise(_blended))
-    yield Candidate("move:value_added", sentence(
-        "with the value added to the square's pixels instead of put in their place (+= for =): a cover hides "
-        "what was there, so with the default 0.0 yours covers nothing"), 42, _covered_otherwise(_add_nonzero))
+    for name, words, write in COVER_WRITES:
+        yield Candidate(f"move:{name}", sentence(words), 42, _covered_otherwise(write))
 
 
 _MOVES: dict[str, Callable[[], Iterator[Candidate]]] = {
