@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from grader import lecture_maths as maths
+from grader import numerics
 from grader.search.words import (AXIS_NAMES, ORDER_NAMES, WORDS, Candidate, fmt, page_of, sentence, transformed,
                                  words_of)
 
@@ -55,6 +56,18 @@ def _unit_columns(v: np.ndarray) -> np.ndarray:
     return v / np.maximum(np.linalg.norm(v, axis=1, keepdims=True), 1e-12)
 
 
+def _row_sums(v: np.ndarray) -> np.ndarray:
+    """Each row's sum, (..., 1), where it is a number and not rounding: two float32 evaluations of a row's sum
+    differ by up to `numerics.rounding_bound(n, Σ|x|)`, and a quotient by a sum within 2¹² of that (centred
+    rows, whose sums are 0 but for rounding) could differ on another CPU by more than half a float16 step of
+    a fingerprint, 2⁻¹² of its scale."""
+    sums = v.sum(axis=-1, keepdims=True)
+    rounding = numerics.rounding_bound(v.shape[-1], 1.0) * np.abs(v).sum(axis=-1, keepdims=True)
+    if (np.abs(sums) <= 2.0 ** 12 * rounding).any():
+        raise ValueError("a row sums to rounding: its quotient is not reproducible")
+    return sums
+
+
 def _softmax_of_all(v: np.ndarray) -> np.ndarray:
     """One softmax over every value of v together, as softmax(x.flatten()) or dim=0 of a vector."""
     shifted = np.exp(v - v.max())
@@ -92,8 +105,7 @@ APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], 
     ("softmax", "a softmax applied to each row of {q}", lambda v: maths.ops_for(v).softmax(v, -1), -1),
     ("max_divided", "each row of {q} divided by its largest value", lambda v: v / v.max(axis=-1, keepdims=True),
      -1),
-    ("sum_divided", "each row of {q} divided by its sum (made to sum to 1)",
-     lambda v: v / v.sum(axis=-1, keepdims=True), -1),
+    ("sum_divided", "each row of {q} divided by its sum (made to sum to 1)", lambda v: v / _row_sums(v), -1),
 )
 
 
