@@ -685,3 +685,41 @@ def test_the_committed_fixtures_fingerprints_are_this_graders():
 
     manifest = json.loads((paths.FIXTURES / "manifest.json").read_text())
     assert manifest["diagnosis"] == diagnosis_version(), "rebuild the fixtures: `vitgrade fixtures build`"
+
+
+def test_quadrant_changes_in_percentage_points_are_a_scale_and_shift_not_other_numbers():
+    """100·(p − p₀) is a line through the probabilities: said as that line and what it is, not as
+    "not probabilities" (which sends the student to the softmax)."""
+    expected = np.array([0.81, 0.74, 0.79, 0.62])
+    found = diagnose(case("quadrant_probabilities", axes=("quadrant",), grid=None), expected,
+                     100 * (expected - 0.9), TOLERANCE)
+    assert [f.id for f in found] == ["diagnosis.affine"]
+    assert "100 × the expected one − 90" in found[0].sentence and "percentage points" in found[0].sentence
+    scattered = diagnose(case("quadrant_probabilities", axes=("quadrant",), grid=None), expected,
+                         np.array([-3.0, 8.0, 2.0, -1.0]), TOLERANCE)
+    assert [f.id for f in scattered] == ["diagnosis.not_probabilities"]
+
+
+def test_values_cut_to_a_range_are_said_clipped_and_a_curve_is_not():
+    x = np.linspace(-1, 1, 60).reshape(2, 5, 6)
+    found = diagnose(case(), x, np.clip(x, -0.5, 0.5), TOLERANCE)
+    assert [f.id for f in found] == ["diagnosis.clipped"]
+    assert "cut to [-0.5, 0.5]" in found[0].sentence and "the 30 of 60" in found[0].sentence
+    assert "cut to at most 0.5" in said(case(), x, np.minimum(x, 0.5))
+    assert "clamps" not in said(case(), TOKENS, np.tanh(TOKENS))
+
+
+def test_rows_brought_to_one_length_are_a_normalization_not_rows_scaled_by_chance():
+    lengths = np.linalg.norm(TOKENS, axis=-1, keepdims=True)
+    found = diagnose(case(), TOKENS, TOKENS / lengths * math.sqrt(6), TOLERANCE)
+    assert [f.id for f in found] == ["diagnosis.rows_normalized"] and "2.449 (= √6)" in found[0].sentence
+    factors = rng.uniform(0.5, 2.0, size=(2, 5, 1))
+    assert [f.id for f in diagnose(case(), TOKENS, TOKENS * factors, TOLERANCE)] == ["diagnosis.rows_scaled"]
+
+
+def test_the_first_row_s_result_in_every_row_is_said_so_per_image():
+    """Each image's rows all equal its expected CLS row: CLS's message handed to every token."""
+    got = np.broadcast_to(TOKENS[:, :1], TOKENS.shape).copy()
+    found = diagnose(case("multi_head_attention"), TOKENS, got, TOLERANCE)
+    assert [f.id for f in found] == ["diagnosis.first_row_everywhere"] and "the CLS row" in found[0].sentence
+    assert "one and the same vector" in said(case(), TOKENS, np.broadcast_to(TOKENS[:1, :1], TOKENS.shape).copy())

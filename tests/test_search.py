@@ -1387,3 +1387,10 @@ def test_rows_over_their_sum_are_not_tried_where_a_sum_is_rounding():
     assert np.allclose(over_sum(np.abs(rows)).sum(-1), 1)  # rows of one sign: a sum that is a number
     with pytest.raises(ValueError, match="rounding"):
         over_sum(rows - rows.mean(-1, keepdims=True))
+
+
+def test_the_weights_replaced_by_their_scores_claim_the_softmax_left_out():
+    """A with the scores it is the softmax of in its place is A without its softmax: a left-out
+    nonlinearity as well as another quantity read."""
+    assert {"activation", "term"} <= findings.edit_kinds("edit.replaced:A:scores")
+    assert "activation" not in findings.edit_kinds("edit.replaced:v:k")

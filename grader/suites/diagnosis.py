@@ -129,7 +129,8 @@ def _shape_findings(e: np.ndarray, g: np.ndarray, tolerance: numerics.Tolerance)
 def _probabilities(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
     if case.function == "attention_weights":  # (weights times one factor are said as that factor, by _scale)
         return None if _multiple(e, g, close) else _attention(e, g, close)
-    if case.function == "quadrant_probabilities" and (g.min() < 0 or g.max() > 1) and not _multiple(e, g, close):
+    if (case.function == "quadrant_probabilities" and (g.min() < 0 or g.max() > 1) and not _multiple(e, g, close)
+            and _affine_fit(e, g, close) is None):  # (a scale and shift of the probabilities, said by _affine)
         text = (f"Your values run from {_fmt(g.min())} to {_fmt(g.max())}: they are not probabilities, "
                 "which lie in [0, 1]; take the softmax over the classes and read the target's entry (page 42).")
         return _found("not_probabilities", text)
@@ -478,6 +479,12 @@ def _same_everywhere(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> F
     if e.ndim < 2 or e.shape[-1] < 2:
         return None
     per_image = list(getattr(case, "axes", []))[:1] == ["image"] and e.shape[0] > 1
+    if e.ndim == 3 and e.shape[1] > 2 and close(g, np.broadcast_to(e[:, :1], e.shape)):  # (B, N, D)
+        attention = case.function in ("multi_head_attention", "block")  # (rows of tokens, CLS first)
+        return _found("first_row_everywhere", "Every row of your result is its image's expected first row [index 0]"
+                      f"{', the CLS row' if attention else ''}: row 0 is right, and every other row got row 0's "
+                      "result instead of its own" + (", as if each token asked with CLS's query or its row of "
+                      "weights (page 31: every query row receives its own message)." if attention else "."))
     rows_e, rows_g = e.reshape(-1, e.shape[-1]), g.reshape(-1, e.shape[-1])
     if (not (per_image and e.ndim == 2) and len(rows_g) > 2 and _all_alike(rows_g)
             and not _all_alike(rows_e)):
@@ -554,6 +561,12 @@ def _scale(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
         return None
     per_row = (g * e).sum(axis=-1, keepdims=True) / np.maximum((e * e).sum(axis=-1, keepdims=True), 1e-300)
     if np.ptp(per_row) > 1e-3 and (np.abs(per_row - 1) > 1e-3).all() and close(g, per_row * e):
+        lengths = np.linalg.norm(g, axis=-1)  # (..., rows)
+        if close(lengths, np.full_like(lengths, lengths.mean())):  # the rows' size set, not scaled
+            return _found("rows_normalized", f"Every row of yours has the same length, {_fmt(lengths.mean())}"
+                          f"{_factor_name(float(lengths.mean()))}, and points the way the expected row does: each "
+                          "row was divided by its own length (and scaled), a normalization the computation "
+                          "does not have here.")
         text = (f"Each row is the expected row times its own factor ({_span(per_row)}): every row points "
                 "the right way but has the wrong size.")
         return _found("rows_scaled", text)
@@ -590,14 +603,30 @@ def _dropout(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding |
                   "default, other values at every call). The forward pass of a trained ViT drops nothing.")
 
 
-def _affine(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
-    """got = a·expected + b everywhere, one a and one b: a wrong constant in a scale-and-shift."""
+def _affine_fit(e: np.ndarray, g: np.ndarray, close) -> tuple[float, float] | None:
+    """(a, b) where got = a·expected + b everywhere with a ≠ 1 and b ≠ 0; None where no such line fits."""
+    if e.size < 3 or np.ptp(e) == 0:  # (two values always lie on a line)
+        return None
     a, b = np.polyfit(e.reshape(-1), g.reshape(-1), 1)
     if abs(a - 1) < 1e-4 or abs(b) < 1e-6 or not close(g, a * e + b):
         return None
-    text = (f"Every value is {_fmt(a)} × the expected one {'+' if b > 0 else '−'} {_fmt(abs(b))}: the right "
-            "pattern through a wrong scale and shift (e.g. a wrong constant of the normalization, page 8).")
-    return _found("affine", text)
+    return float(a), float(b)
+
+
+def _affine(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """got = a·expected + b everywhere, one a and one b: a wrong constant in a scale-and-shift."""
+    fit = _affine_fit(e, g, close)
+    if fit is None:
+        return None
+    a, b = fit
+    line = f"Every value is {_fmt(a)} × the expected one {'+' if b > 0 else '−'} {_fmt(abs(b))}"
+    if case.function in CLASS_PROBABILITIES and abs(a / 100 - 1) < 1e-3:
+        return _found("affine", f"{line}: percentage points less one constant, as the change from the uncovered "
+                      "probability, 100·(p − p₀), would be (page 43 prints it beside each probability); return "
+                      f"{'the probabilities themselves' if case.function == 'quadrant_probabilities' else 'p − p₀'},"
+                      " as fractions (page 42).")
+    return _found("affine", f"{line}: the right pattern through a wrong scale and shift (e.g. a wrong constant "
+                  "of the normalization, page 8).")
 
 
 def _scaled_offset(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
@@ -649,6 +678,22 @@ def _curved(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | 
     return _found("curved", f"Each of your values is a fixed {'increasing' if rising else 'decreasing'} function of "
                   f"its expected value, but not a straight line (expected → yours: {points}): a nonlinearity is "
                   "applied where the computation has none, or another one where it has one.")
+
+
+def _clipped(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | None:
+    """got = expected cut to [lo, hi]: right where the expected value lies inside, the bound where it lies
+    beyond (a clamp on the result, as a colour scale's limits); at least two values cut."""
+    lo, hi = float(g.min()), float(g.max())
+    beyond = functools.partial(numerics.outside, tolerance=close.tolerance)  # (elementwise)
+    below, above = beyond(np.full_like(e, lo), np.minimum(e, lo)), beyond(np.full_like(e, hi), np.maximum(e, hi))
+    cut = below | above
+    if cut.sum() < 2 or (~cut).sum() < 2 or not close(g, np.clip(e, lo, hi)):
+        return None
+    bounds = (f"[{_fmt(lo)}, {_fmt(hi)}]" if below.any() and above.any()
+              else f"{'at least' if below.any() else 'at most'} {_fmt(lo if below.any() else hi)}")
+    return _found("clipped", f"Your values are the expected ones cut to {bounds}: the {int(cut.sum())} of {e.size} "
+                  "expected values beyond it come back as the bound, every other value is right. Something clamps "
+                  "the result (a clamp, or a display's colour limits) where the computation has no limit.")
 
 
 def _factor_name(c: float) -> str:
@@ -1125,8 +1170,8 @@ def _cover(case: Any, e: np.ndarray, g: np.ndarray, close, parts) -> Finding | N
 
 _CHECKS = (_cover, _probabilities, _normalize_precedence, _wrapped_pixels, _constant, _same_everywhere, _position,
            _sign, _magnitude, _transposed, _other_part, _dropout, _scale, _offset, _affine, _scaled_offset,
-           _input_added, _reordered, _joined_heads, _row_read, _curved, _some_rows, _scrambled, _normalization,
-           _approximate)
+           _input_added, _reordered, _joined_heads, _row_read, _clipped, _curved, _some_rows, _scrambled,
+           _normalization, _approximate)
 #: The finding of the checks that return a plain sentence.
 _CHECK_FINDING = {"_reordered": "reordered", "_joined_heads": "heads_reordered", "_scrambled": "scrambled",
                   "_some_rows": "some_rows"}

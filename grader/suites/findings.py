@@ -42,6 +42,7 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("constant", "the result is one value everywhere", "constant", None),
     ("scaled", "the right values times one wrong factor", "scale", None),
     ("rows_scaled", "each row times a wrong factor of its own", "scale", None),
+    ("rows_normalized", "every row brought to one length", "scale term", None),
     ("affine", "the right values through a wrong scale and shift", "scale shift", None),
     ("shifted", "every value off by the same constant", "shift", None),
     ("offset_vector", "the same wrong offset in every row", "shift term", None),
@@ -94,9 +95,11 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("channel_count", "each patch counted once per colour channel", "term", 7),
     ("written_patch_size", "the count of another patch size, written in", "term", 7),
     ("same_row_everywhere", "one row for every row, whatever the input rows", "inputs term", None),
+    ("first_row_everywhere", "the first row's result for every row", "part inputs", None),
     ("same_for_every_image", "one result for every image, whatever the image", "inputs term", None),
     ("scaled_before_bias", "everything before a bias scaled by one factor", "scale shift", None),
     ("curved", "the right values through a curve", "activation", None),
+    ("clipped", "the right values cut to a range", "part activation", None),
 ]}
 
 
@@ -112,6 +115,9 @@ EDIT_KINDS: dict[str, frozenset[str]] = {prefix: frozenset(kinds.split()) for pr
     ("index", "term"), ("activation", "activation"), ("size", "part inputs"), ("added_to", "term inputs"),
     ("transposed_weight", "term inputs axis order"), ("averaged", "term"), ("first_term_left_out", "term"),
 ]}
+#: Replacements that also leave a nonlinearity out, beyond the wrong term they claim: the attention
+#: weights A replaced by the scores they are the softmax of are A without its softmax.
+REPLACED_KINDS: dict[str, frozenset[str]] = {"A:scores": frozenset({"activation"})}
 #: What each operation applied where the lecture applies none claims (`edit.applied:<quantity>:<operation>`,
 #: grader/search/edits.py APPLIED); applied to an argument as it comes in (`edit.applied_to_input:...`), it
 #: also claims a wrong input.
@@ -261,7 +267,8 @@ def _one_edit_kinds(edit: str) -> frozenset[str]:
         return operation | ({"inputs"} if kind == "applied_to_input" else set())
     if kind == "size" and rest.endswith(":0"):  # no pixels covered: the sizes read from the wrong axes
         return frozenset({"part", "constant", "inputs"})
-    return EDIT_KINDS.get(kind, frozenset()) | QUANTITY_KINDS.get(quantity, frozenset())
+    replaced = REPLACED_KINDS.get(rest, frozenset()) if kind == "replaced" else frozenset()
+    return EDIT_KINDS.get(kind, frozenset()) | QUANTITY_KINDS.get(quantity, frozenset()) | replaced
 
 
 def kinds_of(finding_id: str) -> frozenset[str]:
