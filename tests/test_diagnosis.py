@@ -481,6 +481,8 @@ def test_magnitudes_and_a_wrong_cls_count():
                                                              {"name": "cls", "value": True}])
     assert "the 196 patches plus 2; cls=True: one CLS token" in diagnose_count(counting, 198).sentence
     assert diagnose_count(counting, 197) is None and diagnose_count(counting, 14) is None
+    grid_row = diagnose_count(counting, 196 + 14)  # CLS counted as one more row of the 14 x 14 grid
+    assert grid_row.id == "diagnosis.cls_count" and "one more row of the 14 x 14 grid" in grid_row.sentence
     by_side = diagnose_count(counting, 224 * 224 // 16 + 1)  # the pixels over P, not over P * P
     assert by_side.id == "diagnosis.patch_area" and "(224/16)² = 196 patches" in by_side.sentence
     sliding = diagnose_count(counting, 209 * 209 + 1)  # a window moved one pixel at a time, plus CLS

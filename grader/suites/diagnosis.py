@@ -255,6 +255,9 @@ def diagnose_count(case: Any, got: int) -> Finding | None:
     extra = got - patches
     if extra != int(bool(cls)) and 0 <= extra <= 3:
         return _found("cls_count", f"Your count is the {patches} patches plus {extra}; {asked} (pages 48-49).")
+    if cls and extra == size // patch > 3:  # CLS counted as one more row of the grid
+        return _found("cls_count", f"Your count is the {patches} patches plus {extra}, one more row of the "
+                      f"{size // patch} x {size // patch} grid; {asked}, a single row of the sequence (pages 48-49).")
     by_side = size * size // patch  # the pixels over P, not over P * P
     if by_side != patches and got - by_side in (0, 1):
         return _found("patch_area", f"Your count is the {size}x{size} pixels divided by the patch side {patch} "
