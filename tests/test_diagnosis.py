@@ -2,6 +2,7 @@
 is named only when the numbers show it, and nothing is said where no structure fits."""
 from __future__ import annotations
 
+import functools
 import math
 
 from types import SimpleNamespace
@@ -518,6 +519,15 @@ def _visible(step: str, function: str):
     return found
 
 
+@functools.cache
+def _edit_outputs(step: str, function: str) -> dict[str, np.ndarray]:
+    """Every edit's output on the function's first visible case, by finding id, computed once for the
+    parameters that share the case (a ViT's edits take seconds)."""
+    from grader import search
+
+    return {finding.id: output for finding, output in search.edit_outputs(_visible(step, function))}
+
+
 @pytest.mark.parametrize("step, function, edit", [
     ("07_head", "vit_forward", "edit.move:encoder_one_head"),
     ("07_head", "vit_forward", "edit.move:encoder_twelve_heads"),
@@ -532,7 +542,7 @@ def test_a_visible_case_names_an_edit_by_lookup_without_the_search(monkeypatch, 
     from grader.suites import support
 
     c = _visible(step, function)
-    output = next(out for finding, out in search.edit_outputs(c) if finding.id == edit)
+    output = _edit_outputs(step, function)[edit]
     monkeypatch.setattr(search, "find_edit", lambda *a, **k: pytest.fail("the search ran on a visible case"))
     text, finding = support._explanation(c, c.expected, np.asarray(output, np.float32).astype(np.float64),
                                          tuple(c.extra.get("tolerance", TOLERANCE)), None, None)
