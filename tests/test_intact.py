@@ -121,13 +121,15 @@ def venv_with_the_kit(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w",
                     str(folder / "wheel"), str(paths.KIT_ROOT)], check=True, timeout=300, capture_output=True)
-    subprocess.run([sys.executable, "-m", "venv", str(folder / "venv")], check=True, timeout=300)
+    # No pip of its own (ensurepip would take most of the fixture's time): this Python's pip installs into it.
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder / "venv")], check=True, timeout=300)
     _reach_this_pythons_packages(folder / "venv")
     wheel = next((folder / "wheel").glob("vitgrade-*.whl"))
     # Not PYTHONPATH: where it names a checkout, pip takes the kit for installed and writes no bin/vitgrade.
     environment = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
-    subprocess.run([str(folder / "venv" / "bin" / "python"), "-m", "pip", "install", "-q", "--no-deps", "--no-index",
-                    str(wheel)], check=True, timeout=300, capture_output=True, env=environment)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(folder / "venv" / "bin" / "python"), "install", "-q",
+                    "--no-deps", "--no-index", str(wheel)],
+                   check=True, timeout=300, capture_output=True, env=environment)
     (folder / "link").symlink_to(folder / "venv", target_is_directory=True)
     return folder
 
