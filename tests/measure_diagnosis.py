@@ -22,8 +22,8 @@ when grading, so this measures the search alone).
 Run: `PYTHONPATH=$PWD:$PWD/tests python tests/measure_diagnosis.py [-v]` (about 5 minutes on one core), or
 with `--catalogue` for the catalogue.
 
-With `--release`, the novel set (tests/mutants/novel.py; with `--blind`, `--blind2`, ... `--blind35` a blind set,
-tests/mutants/blind.py ... blind35.py, written without reading the diagnosis) is measured twice, as a student
+With `--release`, the novel set (tests/mutants/novel.py; with `--blind`, `--blind2`, ... `--blind37` a blind set,
+tests/mutants/blind.py ... blind37.py, written without reading the diagnosis) is measured twice, as a student
 and an instructor meet it: the student's side is a release made by `vitgrade release`, without the lecture
 maths and the search (left out here too, should a release still hold them), whose own grader is launched from
 the release's folder in a virtual environment where the kit is not importable (`check STEP --submission DIR
@@ -239,8 +239,8 @@ def measure_release(grader: Grader, root: Path,
 
 
 def _release_set() -> list[Fresh]:
-    """The novel set, or with `--blind` (`--blind2`, ..., `--blind35`) a set written from the independent
-    implementation and the lecture alone (tests/mutants/blind.py ... blind35.py; each after the
+    """The novel set, or with `--blind` (`--blind2`, ..., `--blind37`) a set written from the independent
+    implementation and the lecture alone (tests/mutants/blind.py ... blind37.py; each after the
     diagnosis had been changed for the one before's misses, so that the newest set is unseen by every
     change)."""
     for flag in sys.argv:

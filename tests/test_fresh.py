@@ -47,6 +47,8 @@ from mutants.blind32 import BLIND32
 from mutants.blind33 import BLIND33
 from mutants.blind34 import BLIND34
 from mutants.blind35 import BLIND35
+from mutants.blind36 import BLIND36
+from mutants.blind37 import BLIND37
 from mutants.catalogue import MUTANTS
 from mutants.fresh import CLAIMS, FRESH, INDEPENDENT
 from mutants.novel import NOVEL
@@ -70,7 +72,8 @@ EDIT_SETS = {"fresh": FRESH, "novel": NOVEL, "blind": BLIND, "blind2": BLIND2, "
              "blind21": BLIND21, "blind22": BLIND22, "blind23": BLIND23, "blind24": BLIND24,
              "blind25": BLIND25, "blind26": BLIND26, "blind27": BLIND27, "blind28": BLIND28, "blind29": BLIND29,
              "blind30": BLIND30, "blind31": BLIND31, "blind32": BLIND32, "blind33": BLIND33,
-             "blind34": BLIND34, "blind35": BLIND35}
+             "blind34": BLIND34, "blind35": BLIND35, "blind36": BLIND36,
+             "blind37": BLIND37}
 
 
 @pytest.mark.parametrize("mutants", EDIT_SETS.values(), ids=EDIT_SETS.keys())
