@@ -42,8 +42,8 @@ def layer_norm(x: Tensor, weight: Tensor, bias: Tensor, eps: float = 1e-6) -> Te
 def mlp(x: Tensor, W_1: Tensor, b_1: Tensor, W_2: Tensor, b_2: Tensor) -> Tensor:
     """The same two-layer MLP on every row, with exact GELU in between (page 35).
 
-    Hint: exact GELU is GELU(z) = z · Φ(z), where Φ is the standard normal CDF, which torch.erf
-    gives you; the tanh approximation is close but not close enough.
+    Hint: exact GELU is GELU(z) = z · Φ(z), where Φ is the standard normal CDF. torch.erf is not Φ
+    itself: Φ(z) = (1 + erf(z / √2)) / 2. The tanh approximation is close but not close enough.
 
     Args:
         x: (B, N, D), the normalized rows.

@@ -1032,6 +1032,9 @@ WRONG: list[tuple[str, str, Callable[..., torch.Tensor], str, str]] = [
     ("06_block", "mlp · second photo, block 4",
      lambda x, W_1, b_1, W_2, b_2: (lambda z: 0.5 * z * (1 + torch.erf(z)) / 2 ** 0.5)(x @ W_1 + b_1) @ W_2 + b_2,
      "edit.activation:gelu_formula_12", "the √2 dividing the whole GELU"),
+    ("06_block", "mlp · second photo, block 4",
+     lambda x, W_1, b_1, W_2, b_2: (lambda z: z * torch.erf(z))(x @ W_1 + b_1) @ W_2 + b_2,
+     "edit.activation:gelu_formula_13", "erf taken for Φ itself"),
     ("06_block", "block · random 6 tokens, 16 features, 2 heads", _block_pre_and_post_norm,
      "edit.move:pre_and_post_norm", "add & norm"),
     ("07_head", "read_cls · two random images",
@@ -1100,7 +1103,7 @@ def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_name
 
 #: The probe model's map of 7 x 7 covers: the search's occlusion moves run there in a fifth of the time
 #: of the 14 x 14 map, on the same code.
-SMALLEST_MAP = "occlusion_map · sample photo, probe model, class 70, 32-pixel covers"
+SMALLEST_MAP = "occlusion_map · sample photo, probe model, class 11, 32-pixel covers"
 
 
 def _covered(image, squares, fill=0.0):

@@ -180,7 +180,9 @@ GELU_FORMULAS = (((1.0, 1.0, np.sqrt(2)), "without the 0.5: z·(1 + erf(z/√2))
                  ((0.5, 1.0, np.sqrt(np.pi / 2)), "with erf(z·√(2/π)), the tanh approximation's constant inside "
                   "erf", "erf(z/√2)"),
                  ((0.5 / np.sqrt(2), 1.0, 1.0), "as 0.5·z·(1 + erf(z))/√2, the √2 dividing the whole GELU instead of "
-                  "z inside erf", "0.5·z·(1 + erf(z/√2))"))
+                  "z inside erf", "0.5·z·(1 + erf(z/√2))"),
+                 ((1.0, 0.0, 1.0), "as z·erf(z), erf taken for Φ itself: Φ(z) is (1 + erf(z/√2))/2",
+                  "z·Φ(z) = 0.5·z·(1 + erf(z/√2))"))
 
 
 def _gelu_formula(half: float, one: float, root: float, outer: float = 1.0) -> Callable[[Any], Any]:
