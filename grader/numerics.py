@@ -195,6 +195,16 @@ SAME_OUTPUT = DEFAULT_TOLERANCE[1]
 SAME_NUMBERS = 1e-9
 
 
+def near_a_step(value: Any, steps: Any) -> bool:
+    """Whether a step function (floor, sign) of `value` is not reproducible: some value lies off its
+    nearest step `steps` (a whole number, or 0) by no more than `DEFAULT_TOLERANCE`, the bound two
+    machines' sums through a block stay within, so another correct float32 computation could put it on
+    the other side and move the result by a whole step. A value exactly on its step (a pixel of 255
+    normalized, a ReLU's 0) is exact arithmetic, the same on every machine."""
+    distance = np.abs(np.asarray(value, np.float64) - steps)
+    return bool(((distance > 0) & (distance <= allowed(value, DEFAULT_TOLERANCE))).any())
+
+
 # ---------------------------------------------------------------- the diagnosis's fits
 
 #: Rows that sum to 1, as a softmax's rows do (the diagnosis's probabilities and attention weights):

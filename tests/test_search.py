@@ -17,7 +17,7 @@ import torch.nn.functional as F
 
 from grader.expected.store import Case, load_manifest, load_cases
 from grader.paths import FIXTURES
-from grader import search
+from grader import numerics, search
 from grader.suites import findings
 from grader.numerics import DEFAULT_TOLERANCE
 
@@ -1099,6 +1099,20 @@ def test_the_probe_model_is_rebuilt_and_the_softmax_over_the_covered_images_name
     got = model(torch.cat(covers)).softmax(0)[:, target].double().numpy()  # over the images, not the classes
     found = search.find_edit(case, case.expected, got, DEFAULT_TOLERANCE)
     assert found is not None and found.id == "edit.axis:class_axis:0", found
+
+
+def test_a_floor_near_its_steps_is_named_from_the_students_numbers_but_never_stored():
+    """floor(z / √2) inside erf on a photo's MLP (WRONG above names it from the student's numbers): of its
+    ~150,000 values some lie within the default tolerance of a whole number, which another CPU's rounding
+    could floor the other way, so no fingerprint of it is stored. A floor of values exactly on their steps
+    (pixels of 0 or 255, normalized) is exact arithmetic and is stored."""
+    photo = _case("06_block", "visible", "mlp · sample photo, block 1")
+    assert "edit.activation:floor_inside_erf" not in {finding.id for finding, _ in photo.edits}
+    pixels = _case("01_flatten", "visible", "normalize · sample photo")
+    assert "edit.applied:pixels_normalized:floor" in {finding.id for finding, _ in pixels.edits}
+    assert numerics.near_a_step(np.array([0.5, 3.0 - 1e-5]), np.array([0.0, 3.0]))
+    assert not numerics.near_a_step(np.array([0.5, 3.0, -1.0]), np.round([0.5, 3.0, -1.0]))
+    assert numerics.near_a_step(np.array([2e-5, 1.0]), 0.0)  # the sign's step
 
 
 #: The probe model's map of 7 x 7 covers: the search's occlusion moves run there in a fifth of the time

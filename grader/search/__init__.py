@@ -27,6 +27,7 @@ from grader import mistakes, numerics
 from grader.expected.arguments import numpy_arguments
 from grader.results import Finding
 from grader.suites.findings import generic
+from grader.search import edits
 from grader.search.edits import role_edits
 from grader.search.moves import moves
 from grader.search.words import WORDS, Candidate
@@ -102,7 +103,7 @@ def edit_outputs(case: Any) -> list[tuple[Finding, Any]]:
     correct = _whole(maths.run(call.function, call.args)[0])
     groups: list[_Group] = []
     for candidate in candidates(case.function, call.trace, every=True):
-        output = _try(call.function, call.args, candidate, call.trace)
+        output = _fingerprint_try(call.function, call.args, candidate, call.trace)
         output = None if output is None else _whole(output)
         if output is None or not _fits(output, correct) or all(map(close, _parts(output), _parts(correct))) \
                 or not all(np.isfinite(o).all() for o in _parts(output)):
@@ -286,6 +287,15 @@ def _try(function: Callable[..., Any], args: list[Any], candidate: Candidate, co
     if not trace.used:
         return None
     return output
+
+
+def _fingerprint_try(function: Callable[..., Any], args: list[Any], candidate: Candidate, correct: Any) -> Any:
+    """`_try` for a fingerprint: what other machines must reproduce (`edits.fingerprinting`)."""
+    token = edits.fingerprinting.set(True)
+    try:
+        return _try(function, args, candidate, correct)
+    finally:
+        edits.fingerprinting.reset(token)
 
 
 def _part(output: Any, part: int | None) -> np.ndarray:

@@ -5,6 +5,7 @@ operation the lecture does not apply there (tanh, a ReLU, a clip, a row normaliz
 or to an argument as it comes in."""
 from __future__ import annotations
 
+import contextvars
 import itertools
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -157,9 +158,34 @@ def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPE
                 or (kind in ROWS_ONLY and value.ndim < 2) \
                 or (kind in WHOLE_TENSOR and (value.ndim > 2 or value.size > MAP_SIZE)):
             continue
+        if kind in WHOLE_NUMBERS:
+            operation = _reproducible_whole_numbers(kind, operation)
         yield Candidate(f"{prefix}:{name}:{kind}", sentence("with " + words.format(q=words_of(name)) + when), page,
                         transformed(name, lambda v, t, op=operation: op(v) if op is np.zeros_like
                                     else _not_flattened(op, v)))
+
+
+def _reproducible_whole_numbers(kind: str, operation: Callable[[np.ndarray], np.ndarray]) \
+        -> Callable[[np.ndarray], np.ndarray]:
+    """`operation` (floor or sign), refused for a fingerprint where its result is not reproducible."""
+    def refused_near_a_step(value: np.ndarray) -> np.ndarray:
+        refuse_near_a_step(value, np.round(value) if kind == "floor" else 0.0)
+        return operation(value)
+    return refused_near_a_step
+
+
+#: Whether the edits are computed for the fixtures' fingerprints (`grader.search.edit_outputs`), which other
+#: machines compare their students' numbers with, rather than for one student's numbers on this machine.
+fingerprinting: contextvars.ContextVar[bool] = contextvars.ContextVar("fingerprinting", default=False)
+
+
+def refuse_near_a_step(value: Any, steps: Any) -> None:
+    """Refuse a step function (floor, sign) for a fingerprint where another CPU's float32 rounding could
+    put a value on the other side of its step (`numerics.near_a_step`): the result would move by a whole
+    step there, so neither a rebuild nor a student's numbers would match it. The live search compares with
+    the student's own numbers, computed from the same fixture inputs, and still tries it."""
+    if fingerprinting.get() and numerics.near_a_step(value, steps):
+        raise ValueError("a value lies within rounding of a step: the result is not reproducible elsewhere")
 
 
 def _not_flattened(operation: Callable[[np.ndarray], np.ndarray], value: np.ndarray) -> np.ndarray:
