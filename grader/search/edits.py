@@ -69,6 +69,32 @@ def _row_sums(v: np.ndarray) -> np.ndarray:
     return sums
 
 
+#: Whether the edits are computed for the fixtures' fingerprints (`grader.search.edit_outputs`), which other
+#: machines compare their students' numbers with, rather than for one student's numbers on this machine.
+fingerprinting: contextvars.ContextVar[bool] = contextvars.ContextVar("fingerprinting", default=False)
+
+
+def _refuse_near_a_step(value: Any, steps: Any) -> None:
+    """Refuse a step function (floor, sign) for a fingerprint where another CPU's float32 rounding could
+    put a value on the other side of its step (`numerics.near_a_step`): the result would move by a whole
+    step there, so neither a rebuild nor a student's numbers would match it. The live search compares with
+    the student's own numbers, computed from the same fixture inputs, and still tries it."""
+    if fingerprinting.get() and numerics.near_a_step(value, steps):
+        raise ValueError("a value lies within rounding of a step: the result is not reproducible elsewhere")
+
+
+def reproducible_floor(v: np.ndarray) -> np.ndarray:
+    """floor(v), refused for a fingerprint where another CPU could floor a value the other way."""
+    _refuse_near_a_step(v, np.round(v))
+    return np.floor(v)
+
+
+def _reproducible_sign(v: np.ndarray) -> np.ndarray:
+    """sign(v), refused for a fingerprint where another CPU could put a value on the other side of 0."""
+    _refuse_near_a_step(v, 0.0)
+    return np.sign(v)
+
+
 def _softmax_of_all(v: np.ndarray) -> np.ndarray:
     """One softmax over every value of v together, as softmax(x.flatten()) or dim=0 of a vector."""
     shifted = np.exp(v - v.max())
@@ -82,8 +108,8 @@ def _softmax_of_all(v: np.ndarray) -> np.ndarray:
 #: already normalized, a map clamped at 0, a softmax taken twice, F.normalize with its default dim=1.
 APPLIED: tuple[tuple[str, str, Callable[[np.ndarray], np.ndarray], int | None], ...] = (
     ("tanh", "tanh applied to {q}", np.tanh, None),
-    ("floor", "{q} rounded down to whole numbers (a floor division, //, or floor)", np.floor, None),
-    ("sign", "{q} reduced to its signs, −1, 0 or 1", np.sign, None),
+    ("floor", "{q} rounded down to whole numbers (a floor division, //, or floor)", reproducible_floor, None),
+    ("sign", "{q} reduced to its signs, −1, 0 or 1", _reproducible_sign, None),
     ("softmax_all", "one softmax over all of {q} at once, every value, not each row", _softmax_of_all, None),
     ("relu", "{q} with every negative value set to 0 (a ReLU applied)", lambda v: np.maximum(v, 0), None),
     ("sigmoid", "a sigmoid applied to {q}", lambda v: 1 / (1 + np.exp(-v)), None),
@@ -158,34 +184,10 @@ def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPE
                 or (kind in ROWS_ONLY and value.ndim < 2) \
                 or (kind in WHOLE_TENSOR and (value.ndim > 2 or value.size > MAP_SIZE)):
             continue
-        if kind in WHOLE_NUMBERS:
-            operation = _reproducible_whole_numbers(kind, operation)
         yield Candidate(f"{prefix}:{name}:{kind}", sentence("with " + words.format(q=words_of(name)) + when), page,
                         transformed(name, lambda v, t, op=operation: op(v) if op is np.zeros_like
                                     else _not_flattened(op, v)))
 
-
-def _reproducible_whole_numbers(kind: str, operation: Callable[[np.ndarray], np.ndarray]) \
-        -> Callable[[np.ndarray], np.ndarray]:
-    """`operation` (floor or sign), refused for a fingerprint where its result is not reproducible."""
-    def refused_near_a_step(value: np.ndarray) -> np.ndarray:
-        refuse_near_a_step(value, np.round(value) if kind == "floor" else 0.0)
-        return operation(value)
-    return refused_near_a_step
-
-
-#: Whether the edits are computed for the fixtures' fingerprints (`grader.search.edit_outputs`), which other
-#: machines compare their students' numbers with, rather than for one student's numbers on this machine.
-fingerprinting: contextvars.ContextVar[bool] = contextvars.ContextVar("fingerprinting", default=False)
-
-
-def refuse_near_a_step(value: Any, steps: Any) -> None:
-    """Refuse a step function (floor, sign) for a fingerprint where another CPU's float32 rounding could
-    put a value on the other side of its step (`numerics.near_a_step`): the result would move by a whole
-    step there, so neither a rebuild nor a student's numbers would match it. The live search compares with
-    the student's own numbers, computed from the same fixture inputs, and still tries it."""
-    if fingerprinting.get() and numerics.near_a_step(value, steps):
-        raise ValueError("a value lies within rounding of a step: the result is not reproducible elsewhere")
 
 
 def _not_flattened(operation: Callable[[np.ndarray], np.ndarray], value: np.ndarray) -> np.ndarray:

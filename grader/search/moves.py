@@ -10,7 +10,7 @@ import numpy as np
 
 from grader import lecture_maths as maths
 from grader.checkpoint import HEADS
-from grader.search.edits import refuse_near_a_step
+from grader.search.edits import reproducible_floor
 from grader.search.words import Candidate, sentence, transformed
 
 
@@ -191,12 +191,6 @@ def _gelu_formula(half: float, one: float, root: float, outer: float = 1.0) -> C
     return lambda t: half * t["hidden"] * (one + erf(t["hidden"] / root) * outer)
 
 
-def _reproducible_floor(value: Any) -> Any:
-    """floor(value), refused for a fingerprint where another CPU could floor a value the other way."""
-    refuse_near_a_step(value, np.round(value))
-    return np.floor(value)
-
-
 def _activation_moves() -> Iterator[Candidate]:
     ops = maths.ops_for(np.zeros(1))
     for index, (constants, written, lecture) in enumerate(GELU_FORMULAS):
@@ -224,8 +218,8 @@ def _activation_moves() -> Iterator[Candidate]:
     yield Candidate("activation:floor_inside_erf", sentence(
         "with a floor division inside erf, 0.5·z·(1 + erf(z // √2)): // rounds z/√2 down to a whole number, so "
         "GELU jumps in steps; the lecture's is 0.5·z·(1 + erf(z/√2))"), 35,
-        maths.recomputed("activated", lambda t: 0.5 * t["hidden"] * (1 + ops.erf(_reproducible_floor(t["hidden"] /
-                                                                                                    np.sqrt(2))))))
+        maths.recomputed("activated", lambda t: 0.5 * t["hidden"] * (1 + ops.erf(reproducible_floor(t["hidden"] /
+                                                                                                   np.sqrt(2))))))
     yield Candidate("activation:tanh_gelu_without_cubic", sentence(
         "with the tanh approximation of GELU without its cubic term, 0.5·z·(1 + tanh(√(2/π)·z)): the approximation "
         "is tanh(√(2/π)·(z + 0.044715·z³)), and the lecture's GELU is the exact (erf) one"), 35,
