@@ -21,7 +21,6 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Iterator
-from dataclasses import fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +31,9 @@ import torch  # noqa: E402
 
 from grader.expected.store import Case, load_cases, load_manifest  # noqa: E402
 from grader.paths import FIXTURES  # noqa: E402
-from grader.search import arguments  # noqa: E402
+from grader.expected.arguments import TorchReader, read  # noqa: E402
 from grader.student import load_step_file  # noqa: E402
-from grader.worker.probe_model import ProbeModel  # noqa: E402
+from grader.worker.serving import Context  # noqa: E402
 from mutants.fresh import INDEPENDENT, Fresh  # noqa: E402
 
 STEPS = sorted(path.stem for path in INDEPENDENT.glob("*.py"))
@@ -52,27 +51,15 @@ def earlier_sets(lowest: int) -> list[str]:
 
 
 def visible_cases() -> dict[str, list[Case]]:
-    checkpoint = str(FIXTURES / load_manifest()["checkpoint"]["file"])
-    cases = {step: load_cases(step, "visible") for step in STEPS}
-    for case in (c for step_cases in cases.values() for c in step_cases):
-        case.extra["checkpoint"] = checkpoint
-    return cases
+    return {step: load_cases(step, "visible") for step in STEPS}
 
 
-def student_arguments(case: Case) -> list[Any]:
-    """The case's arguments as a student's function receives them: float32 tensors, the probe model."""
-    def as_torch(value: Any) -> Any:
-        if isinstance(value, np.ndarray):
-            return torch.from_numpy(np.asarray(value, np.float32))
-        if is_dataclass(value):
-            return replace(value, **{f.name: as_torch(getattr(value, f.name)) for f in fields(value)})
-        return tuple(as_torch(v) for v in value) if isinstance(value, tuple) else value
-
-    return [ProbeModel(as_torch(case.tensors[spec["weights"]])) if spec.get("model") == "probe" else as_torch(value)
-            for spec, value in zip(case.args, arguments(case))]
+def student_arguments(case: Case, context: Context) -> list[Any]:
+    """The case's arguments as a student's function receives them: read as the worker reads them."""
+    return [read(spec, case.tensors, TorchReader(context)) for spec in case.args]
 
 
-def outcomes(mutant: Fresh, cases: list[Case], root: Path) -> list[Outcome]:
+def outcomes(mutant: Fresh, cases: list[Case], root: Path, context: Context) -> list[Outcome]:
     """The mistaken step, beside the other steps unedited, called on each case of its function."""
     folder = Path(tempfile.mkdtemp(dir=root))
     for step in STEPS:
@@ -81,11 +68,11 @@ def outcomes(mutant: Fresh, cases: list[Case], root: Path) -> list[Outcome]:
     function = getattr(load_step_file(folder / f"{mutant.step}.py"), mutant.function)
     return [outcome for case in cases if case.function == mutant.function
             and not any(spec.get("model") == "vit" for spec in case.args)
-            for outcome in _call(function, case)]
+            for outcome in _call(function, case, context)]
 
 
-def _call(function: Any, case: Case) -> Iterator[Outcome]:
-    given = student_arguments(case)
+def _call(function: Any, case: Case, context: Context) -> Iterator[Outcome]:
+    given = student_arguments(case, context)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -101,7 +88,7 @@ def _call(function: Any, case: Case) -> Iterator[Outcome]:
     else:
         yield ("value", repr(result))
     yield ("changed", tuple(isinstance(a, torch.Tensor) and not torch.equal(a, b)
-                            for a, b in zip(given, student_arguments(case))))
+                            for a, b in zip(given, student_arguments(case, context))))
 
 
 def alike(ours: list[Outcome], theirs: list[Outcome]) -> bool:
@@ -123,17 +110,18 @@ def main() -> None:
     if not names or not all(re.fullmatch(r"blind\d+", name) for name in names):
         sys.exit("name the blind sets to look at, e.g. blind31 blind32")
     cases = visible_cases()
+    context = Context(str(FIXTURES / load_manifest()["checkpoint"]["file"]))  # the workers' checkpoint
     with tempfile.TemporaryDirectory() as folder:
         root = Path(folder)
         known: dict[tuple[str, str], list[tuple[str, list[Outcome]]]] = {}
         for name in earlier_sets(min(int(n.removeprefix("blind")) for n in names)):
             for mutant in mistakes(name):
                 known.setdefault((mutant.step, mutant.function), []).append(
-                    (f"{name}:{mutant.name}", outcomes(mutant, cases[mutant.step], root)))
+                    (f"{name}:{mutant.name}", outcomes(mutant, cases[mutant.step], root, context)))
         repeats = total = 0
         for name in names:
             for mutant in mistakes(name):
-                ours = outcomes(mutant, cases[mutant.step], root)
+                ours = outcomes(mutant, cases[mutant.step], root, context)
                 match = next((other for other, theirs in known.get((mutant.step, mutant.function), [])
                               if alike(ours, theirs)), None)
                 total, repeats = total + 1, repeats + (match is not None)
