@@ -216,6 +216,19 @@ def test_gradescope_tests_map_statuses_and_visibility() -> None:
     assert "expected" in tests["05_attention · attention_weights · sample photo"]["output"]
 
 
+def test_gradescope_summary_of_a_step_that_lost_no_points_is_passed_whatever_its_free_tests_say() -> None:
+    """07_head at full marks, its own chain (worth no points) failing: the summary says passed, as the
+    step's own status does; the free test still shows as failed in the list."""
+    chain = Result("your own chain · vit_forward · sample photo", "visible", "failed", 0, 0,
+                   "your own chain does not reproduce the checkpoint yet")
+    head = StepResult("07_head", "Final CLS, class head and the whole ViT", "38-40, 50-52, 54", 15, 15, "passed",
+                      [Result("vit_forward · sample photo", "visible", "passed", 15, 15), chain])
+    document = json.loads(to_gradescope(SubmissionResult(submission="carol", checkpoint=STANDIN, steps=[head])))
+    assert "07_head Final CLS, class head and the whole ViT: 15/15 passed (visible tests)" in document["output"]
+    statuses = {t["name"]: t["status"] for t in document["tests"]}
+    assert statuses["07_head · your own chain · vit_forward · sample photo"] == "failed"
+
+
 def test_gradescope_output_says_whether_fixtures_are_the_stand_in() -> None:
     assert "stand-in" in json.loads(to_gradescope(mixed()))["output"]
     real = json.loads(to_gradescope(mixed(checkpoint=REAL)))["output"]

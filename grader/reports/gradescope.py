@@ -144,8 +144,10 @@ def _visible_overview(result: SubmissionResult, visibility: str) -> str:
 
 
 def _visible_status(shown: list[TestResult]) -> str:
-    """A step's status as its visible tests alone show it (the worst of theirs, in this order)."""
-    statuses = {test.status for test in shown}
+    """A step's status as its visible tests alone show it (the worst of theirs, in this order). Tests worth
+    no points (the student's own chain, a lecture fact) are reported but decide nothing, as in the step's
+    own status: a step that lost no points is not shown failed."""
+    statuses = {test.status for test in shown if test.max_score > 0} or {test.status for test in shown}
     for status in ("timeout", "error", "failed", "blocked"):
         if status in statuses:
             return "failed" if status == "blocked" else status
