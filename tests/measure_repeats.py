@@ -7,8 +7,9 @@ each mistake of the sets named on the command line is run, as a student's step w
 visible case of the function it breaks (the cases that take the checkpoint's ViT left out, for
 time), and compared with every mistake of the same function in fresh.py, novel.py and the blind sets
 numbered below the lowest one named. Two mistakes repeat each other when every case gives the same
-shape and the same values to 1e-3 (a different mistake differs by far more), raises the same
-exception, or changes the same inputs in place.
+shape and the same values within the kit's bound for one mistake computed two ways
+(`numerics.FINGERPRINT_TOLERANCE` at the values' scale; a different mistake differs by far more),
+raises the same exception, or changes the same inputs in place.
 
 Run: `PYTHONPATH=$PWD:$PWD/tests python tests/measure_repeats.py blind31 blind32 ...` (a few minutes).
 """
@@ -26,11 +27,11 @@ from typing import Any
 
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-import numpy as np  # noqa: E402 - after the thread count, which OpenBLAS reads once
-import torch  # noqa: E402
+import torch  # noqa: E402 - after the thread count, which OpenBLAS reads once
 
 from grader.expected.store import Case, load_cases, load_manifest  # noqa: E402
 from grader.paths import FIXTURES  # noqa: E402
+from grader import numerics  # noqa: E402
 from grader.expected.arguments import TorchReader, read  # noqa: E402
 from grader.student import load_step_file  # noqa: E402
 from grader.worker.serving import Context  # noqa: E402
@@ -98,7 +99,7 @@ def alike(ours: list[Outcome], theirs: list[Outcome]) -> bool:
         if a[0] != b[0]:
             return False
         if a[0] == "values":
-            if a[1] != b[1] or not np.allclose(a[2], b[2], atol=1e-3, rtol=1e-3):
+            if a[1] != b[1] or not numerics.close(a[2], b[2], numerics.at_scale(numerics.FINGERPRINT_TOLERANCE, b[2])):
                 return False
         elif a != b:
             return False
