@@ -56,9 +56,10 @@ def name_index(axes: list[str], index: tuple[int, ...], grid: int | None) -> str
             parts.append(f"{axis}={i}")
         else:
             parts.append(f"{axis} {i + 1} [index {i}]")
-    if axes[-2:] == ["row", "col"] and grid:
-        parts.append(_map_cell(index[-2], index[-1], grid))
-    return ", ".join(parts) if parts else "the value"
+    named = ", ".join(parts) if parts else "the value"
+    if axes[-2:] == ["row", "col"] and grid:  # the map's cell, then what it covers: "row 5, col 7 = patch P63"
+        named += " " + _map_cell(index[-2], index[-1], grid)
+    return named
 
 
 PATCH_GRID, IMAGE_SIDE = 14, 224  # the lecture's 16-pixel patches of a 224-pixel image (page 8)
