@@ -379,3 +379,13 @@ def test_output_no_test_owns_and_the_sandbox_layers_reach_instructors_only() -> 
     log = instructors_log(result)
     assert log.splitlines()[0] == f"vitgrade: sandbox {result.sandbox.summary()}"
     assert f"vitgrade: 05_attention: {result.steps[2].output_notes[0]}" in log
+
+
+def test_a_map_of_coarser_covers_is_not_read_as_lecture_patches_in_html() -> None:
+    """A 7x7 occlusion map (32-pixel covers) has no patch P49: its legend says what a square is."""
+    coarse = {"expected": [[0.0] * 7] * 7, "actual": [[0.1] * 7] * 7, "title": "occlusion map, 32-pixel covers"}
+    result = mixed()
+    result.steps[-1].tests[0].maps = coarse
+    shown = to_html(result)
+    assert "one square per 32 x 32-pixel cover" in shown and "P49" not in shown
+    assert "one square per patch, P1 at the top left, P196 at the bottom right" in to_html(mixed())

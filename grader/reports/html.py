@@ -18,6 +18,7 @@ import numpy as np
 from PIL import Image
 
 from grader.graded_files import GradedFiles
+from grader.pictures.layout import GRID, PATCH
 from grader.reports.heatmap import MapScale, map_scale
 from grader.reports.shared import clean, look, points, printed_text
 from grader.reports.terminal import WITHHELD, footer
@@ -144,11 +145,21 @@ def _maps(maps: dict[str, Any]) -> str:
         scale.bottom, scale.top))
     legend = (f'<div class="legend">{low}<img alt="colour scale" '
               f'src="{_png_uri(_legend_image(scale))}">{high} ({scale.words}); '
-              f"one square per patch, P1 at the top left, P{expected.size} at the bottom right")
+              f"{_squares(expected.shape)}")
     if np.isnan(expected).any() or np.isnan(actual).any():
         legend += "; yellow: not a number"
     return (f'<div class="maps"><p><b>{_text(str(maps.get("title", "")))}</b></p>{figures}'
             f"{legend}</div></div>")
+
+
+def _squares(shape: tuple[int, ...]) -> str:
+    """What one square of a map stands for: a lecture patch on the 14x14 grid; on a coarser grid a
+    larger cover, which has no patch name of the lecture (page 44)."""
+    rows, columns = shape
+    if rows == GRID:
+        return f"one square per patch, P1 at the top left, P{rows * columns} at the bottom right"
+    side = GRID * PATCH // rows  # the model's 224-pixel input shared out
+    return f"one square per {side} x {side}-pixel cover, the top-left cover at the top left, row by row"
 
 
 def _map_image(grid: np.ndarray, scale: MapScale) -> Image.Image:
