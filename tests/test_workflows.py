@@ -110,6 +110,10 @@ def test_no_job_that_grades_or_checks_references_a_secret(path: Path) -> None:
     workflow = load(path)
     graders = {name: job for name, job in workflow["jobs"].items() if _runs_student_code(job)}
     assert graders
+    # Stated, since a repository's default token may write: the contents at most read, so a push's
+    # code cannot change the repository; a test report (checks) is the only thing written.
+    writes = {scope for scope, level in workflow["permissions"].items() if level == "write"}
+    assert writes <= {"checks"} and workflow["permissions"].get("contents", "none") in ("read", "none")
     for name, job in graders.items():
         assert "secrets." not in yaml.safe_dump(job), name
         if path == INSTRUCTOR:  # and its automatic token can do nothing
