@@ -289,3 +289,14 @@ def test_a_folder_without_step_files_shows_why_it_scored_nothing() -> None:
     assert [text for kind, text in page.rows if kind == "feedback"][0] == \
         "Not graded: no step file: the folder is empty."
     assert len(page.details) == 1  # the other student's: nothing to open for a folder never graded
+
+
+def test_a_step_file_that_does_not_import_shows_its_error_once_not_under_every_test() -> None:
+    error = "syntax error in 05_attention.py, line 35: invalid syntax"
+    tests = [Result(f"{name} · sample photo", "visible", "error", 0, 5, error)
+             for name in ("qkv_heads", "attention_weights", "multi_head_attention", "head_outputs")]
+    broken = StepResult("05_attention", "Multi-head self-attention", "25-34", 0, 20, "error", tests)
+    feedback = Page(to_class_report([student("erin", broken)], title="ViT exercises")).details[0]
+    assert feedback.count(error) == 1 and "every test (4)" in feedback
+    # tests that fail each in its own way are still listed one by one
+    assert "every test" not in Page(to_class_report(CLASS, title="ViT exercises")).details[2]

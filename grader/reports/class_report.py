@@ -257,6 +257,13 @@ def _step_cell(step: StepResult | None) -> str:
             f'{look(step.status)[2]}">{points(step.score)}</td>')
 
 
+def _one_cause(tests: list[TestResult]) -> bool:
+    """Whether several failing tests all say one thing (same status and message, nothing of their
+    own to show): a step file that does not import fails every test with its one error."""
+    return (len(tests) > 1 and bool(tests[0].message) and not any(t.maps or t.output_bytes for t in tests)
+            and len({(t.status, t.message) for t in tests}) == 1)
+
+
 def _feedback(result: SubmissionResult) -> str:
     """The student's feedback, step by step: every test that did not pass, with its message.
 
@@ -276,6 +283,12 @@ def _feedback(result: SubmissionResult) -> str:
             reason = first_line(tests[0].message) if tests and tests[0].message else ""
             parts.append(heading + (f"<p>{escape(clean(reason))}</p>" if reason else ""))
             continue
+        notes = "".join(f'<li class="note">{escape(clean(n))}</li>' for n in step.notes)
+        if _one_cause(tests):  # a file that does not import: its error once, not under every test
+            t = tests[0]
+            parts.append(f'{heading}<ul>{notes}<li><b>{look(t.status)[0]} every test ({len(tests)})</b> '
+                         f"<i>{look(t.status)[2]}</i><pre>{escape(clean(t.message))}</pre></li></ul>")
+            continue
         items = "".join(
             f'<li><b>{look(t.status)[0]} {escape(clean(t.name))}</b> <i>{look(t.status)[2]}'
             f'{", hidden test" if t.visibility == "hidden" else ""}</i>'
@@ -283,7 +296,6 @@ def _feedback(result: SubmissionResult) -> str:
             f'{_maps(t.maps) if t.maps else ""}'
             f'{f"<pre class=printed>{escape(printed_text(t))}</pre>" if t.output_bytes else ""}</li>'
             for t in tests)
-        notes = "".join(f'<li class="note">{escape(clean(n))}</li>' for n in step.notes)
         parts.append(f"{heading}<ul>{notes}{items}</ul>")
     if not parts:
         return "<details><summary>Feedback: every step passed</summary></details>"
