@@ -389,3 +389,15 @@ def test_a_map_of_coarser_covers_is_not_read_as_lecture_patches_in_html() -> Non
     shown = to_html(result)
     assert "one square per 32 x 32-pixel cover" in shown and "P49" not in shown
     assert "one square per patch, P1 at the top left, P196 at the bottom right" in to_html(mixed())
+
+
+def test_a_step_file_that_does_not_import_says_its_error_once_above_its_tests() -> None:
+    error = "syntax error in 05_attention.py, line 35: invalid syntax"
+    tests = [Result(f"{name} · block {block}", "visible", "error", 0, 5, error)
+             for block in (1, 4) for name in ("qkv_heads", "attention_weights")]
+    broken = SubmissionResult(submission="erin", checkpoint=STANDIN, steps=[
+        StepResult("05_attention", "Multi-head self-attention", "25-34", 0, 20, "error", tests)])
+    for shown in (plain_render(broken), to_html(broken)):
+        assert shown.count(error) == 1 and "The 4 tests below all say the same" in shown
+        assert all(t.name in shown for t in tests)
+    assert "all say the same" not in plain_render(mixed()) + to_html(mixed())  # each its own message

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from html import escape
 from pathlib import PurePosixPath
 
-from grader.reports.shared import (STANDIN_NOTE, clean, first_line, graded_tests, look, points,
+from grader.reports.shared import (STANDIN_NOTE, clean, failing_alike, first_line, graded_tests, look, points,
                                    printed_text)
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.steps import STEPS, Step
@@ -257,13 +257,6 @@ def _step_cell(step: StepResult | None) -> str:
             f'{look(step.status)[2]}">{points(step.score)}</td>')
 
 
-def _one_cause(tests: list[TestResult]) -> bool:
-    """Whether several failing tests all say one thing (same status and message, nothing of their
-    own to show): a step file that does not import fails every test with its one error."""
-    return (len(tests) > 1 and bool(tests[0].message) and not any(t.maps or t.output_bytes for t in tests)
-            and len({(t.status, t.message) for t in tests}) == 1)
-
-
 def _feedback(result: SubmissionResult) -> str:
     """The student's feedback, step by step: every test that did not pass, with its message.
 
@@ -284,9 +277,9 @@ def _feedback(result: SubmissionResult) -> str:
             parts.append(heading + (f"<p>{escape(clean(reason))}</p>" if reason else ""))
             continue
         notes = "".join(f'<li class="note">{escape(clean(n))}</li>' for n in step.notes)
-        if _one_cause(tests):  # a file that does not import: its error once, not under every test
+        if failing_alike(tests):  # a file that does not import: its error once, not under every test
             t = tests[0]
-            parts.append(f'{heading}<ul>{notes}<li><b>{look(t.status)[0]} every test ({len(tests)})</b> '
+            parts.append(f'{heading}<ul>{notes}<li><b>{look(t.status)[0]} all {len(tests)} tests</b> '
                          f"<i>{look(t.status)[2]}</i><pre>{escape(clean(t.message))}</pre></li></ul>")
             continue
         items = "".join(

@@ -20,7 +20,7 @@ from PIL import Image
 from grader.graded_files import GradedFiles
 from grader.pictures.layout import GRID, PATCH
 from grader.reports.heatmap import MapScale, map_scale
-from grader.reports.shared import clean, look, points, printed_text
+from grader.reports.shared import clean, failing_alike, look, points, printed_text
 from grader.reports.terminal import WITHHELD, footer
 from grader.results import StepResult, SubmissionResult, TestResult
 
@@ -106,14 +106,20 @@ def _step_details(step: StepResult, show_output: bool, show_hidden_messages: boo
         return ""
     symbol, _, _ = look(step.status)
     notes = "".join(f'<p class="note">{_text(note)}</p>' for note in shown_notes)
-    tests = "".join(_test_item(test, show_output, withheld=test.visibility == "hidden" and not show_hidden_messages)
+    said = ""
+    if alike := failing_alike([t for t in step.tests if show_hidden_messages or t.visibility != "hidden"]):
+        said = alike[0].message  # e.g. a file that does not import: its error once, above its tests
+        notes += f"<p>The {len(alike)} tests below all say the same:</p><pre>{_text(said)}</pre>"
+    tests = "".join(_test_item(test, show_output, withheld=test.visibility == "hidden" and not show_hidden_messages,
+                               said=said)
                     for test in step.tests)
     return (f"<h4>{_coloured(symbol, step.status)} {_text(step.id)} · {_text(step.title)}</h4>"
             f'{notes}<ul class="tests">{tests}</ul>')
 
 
-def _test_item(test: TestResult, show_output: bool, *, withheld: bool) -> str:
-    """One test: its line, then (unless withheld) its message, maps and printed output."""
+def _test_item(test: TestResult, show_output: bool, *, withheld: bool, said: str = "") -> str:
+    """One test: its line, then (unless withheld) its message (unless `said` above it already),
+    maps and printed output."""
     status = test.status
     if withheld:  # only pass or fail: the kind of failure can hint at what the hidden input was
         status = status if status in ("passed", "skipped") else "failed"
@@ -125,7 +131,7 @@ def _test_item(test: TestResult, show_output: bool, *, withheld: bool) -> str:
         line += f" {_coloured(f'({words})', status)}"
     if test.visibility == "hidden":
         line += ' <i class="note">hidden</i>'
-    body = f"<pre>{_text(test.message)}</pre>" if test.message else ""
+    body = f"<pre>{_text(test.message)}</pre>" if test.message and test.message != said else ""
     body += _maps(test.maps) if test.maps else ""
     if test.output_bytes and (show_output or test.status != "passed"):
         body += f'<pre class="printed">{_text(printed_text(test))}</pre>'

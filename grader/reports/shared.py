@@ -96,3 +96,16 @@ def graded_tests(step: StepResult) -> list[TestResult]:
     return [TestResult(name=step.title, visibility="visible", status=step.status, score=step.score,
                        max_score=step.max_score, message="\n".join(step.notes),
                        seconds=step.seconds)]
+
+
+
+def failing_alike(tests: list[TestResult]) -> list[TestResult]:
+    """The failing tests among `tests` when there are several and all fail with one message (a step
+    file that does not import fails every test with its one error), to be said once above them
+    rather than under each; empty when they fail each in their own way, or when any has maps or
+    printing of its own to show beside its message."""
+    failing = [t for t in tests if t.status not in ("passed", "skipped")]
+    if (len(failing) < 2 or not failing[0].message or any(t.maps or t.output_bytes for t in failing)
+            or len({(t.status, t.message) for t in failing}) > 1):
+        return []
+    return failing

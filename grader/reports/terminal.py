@@ -14,7 +14,7 @@ from rich.text import Text
 
 from grader.graded_files import GradedFiles
 from grader.reports.heatmap import maps_view
-from grader.reports.shared import LOOK, STANDIN_NOTE, clean, look, points, printed_text
+from grader.reports.shared import LOOK, STANDIN_NOTE, clean, failing_alike, look, points, printed_text
 from grader.results import StepResult, SubmissionResult, TestResult
 from grader.steps import STEP_IDS
 
@@ -46,9 +46,17 @@ def render(result: SubmissionResult, console: Console, *,
             console.print(_indented(Text(f"file: {graded.shown(step.id)}", style="dim"), _NOTE_INDENT))
         for note in step.notes + (step.output_notes if show_hidden_messages else []):
             console.print(_indented(Text(clean(note), style="dim"), _NOTE_INDENT))
+        shown = [t for t in step.tests if show_hidden_messages or t.visibility != "hidden"]
+        said_once = ""
+        if alike := failing_alike(shown):  # e.g. a file that does not import: its error once
+            said_once = alike[0].message
+            console.print(_indented(Text(f"The {len(alike)} tests below all say the same:"),
+                                    _NOTE_INDENT))
+            console.print(_indented(Text(clean(said_once)), _MESSAGE_INDENT))
         for test in step.tests:
             withheld = test.visibility == "hidden" and not show_hidden_messages
-            _render_test(test, console, plain, withheld=withheld, show_output=show_output)
+            _render_test(test, console, plain, withheld=withheld, show_output=show_output,
+                         said=said_once)
         console.print()
     console.print(_total_line(result))
     for line in footer(result, graded, sandbox=show_hidden_messages):
@@ -105,12 +113,13 @@ def _summary_table(results: list[SubmissionResult], step_ids: list[str], left_ou
 
 
 def _render_test(test: TestResult, console: Console, plain: bool, *, withheld: bool,
-                 show_output: bool) -> None:
-    """One test line, then, unless withheld, its message, maps and printing below it."""
+                 show_output: bool, said: str = "") -> None:
+    """One test line, then, unless withheld, its message (unless `said` once above it already),
+    maps and printing below it."""
     console.print(_test_line(test, withheld))
     if withheld:
         return
-    if test.message:
+    if test.message and test.message != said:
         console.print(_indented(Text(clean(test.message)), _MESSAGE_INDENT))
     if test.maps:
         console.print(_indented(maps_view(test.maps, plain=plain), _MESSAGE_INDENT))
