@@ -5,9 +5,10 @@ The wrong answers here are written independently in torch, as a student would, n
 maths module that the search edits."""
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -15,10 +16,12 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+from grader.expected.arguments import TorchReader, read
 from grader.expected.store import Case, load_manifest, load_cases
 from grader.paths import FIXTURES
 from grader import numerics, search
 from grader.suites import findings
+from grader.worker.serving import Context
 from grader.numerics import DEFAULT_TOLERANCE
 
 CHECKPOINT = str(FIXTURES / load_manifest()["checkpoint"]["file"])
@@ -30,19 +33,14 @@ def _case(step: str, visibility: str, name: str) -> Case:
     return case
 
 
-def _torch(value: Any) -> Any:
-    """A rebuilt numpy argument as the float32 tensor (or parameters of tensors) a student receives."""
-    if isinstance(value, np.ndarray):
-        return torch.from_numpy(np.asarray(value, np.float32))
-    if is_dataclass(value):
-        return replace(value, **{f.name: _torch(getattr(value, f.name)) for f in fields(value)})
-    if isinstance(value, tuple):  # a ViT's blocks
-        return tuple(_torch(v) for v in value)
-    return value
+@functools.cache
+def _context() -> Context:
+    return Context(CHECKPOINT)  # the workers' checkpoint
 
 
 def _torch_args(case: Case) -> list[Any]:
-    return [_torch(a) for a in search.arguments(case)]
+    """The case's arguments as a student's function receives them: read as the worker reads them."""
+    return [read(spec, case.tensors, TorchReader(_context())) for spec in case.args]
 
 
 def _heads_from_keys(x, W_qkv, b_qkv, W_o, b_o, H):
