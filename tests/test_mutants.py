@@ -158,6 +158,24 @@ def test_mistake_costs_points_only_in_its_own_step(mutant, graded, visible_grade
         assert all(t.status == "passed" for t in step.tests if t.max_score > 0), _failures(step)
 
 
+#: Mutants that pass an earlier step's function a size of their own, with where the case gives it.
+SIZES_WRITTEN_IN = {"04_cls/patchify_default_size": "params.patch_size", "06_block/hardcoded_heads": "num_heads",
+                    "07_head/hardcoded_heads": "params.num_heads"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mutant_id", SIZES_WRITTEN_IN)
+def test_a_size_written_in_is_named_from_the_call_the_worker_saw(mutant_id, graded):
+    """The worker notes the sizes a call passes into an earlier step; one other than the case's is said,
+    with both values, whether the call then crashed (a reshape) or returned wrong numbers."""
+    result = graded(BY_ID[mutant_id])
+    said = [t for t in result.tests if "not a number written in" in t.message]
+    assert said, f"{mutant_id}: no test says the size was written in:\n{_failures(result)}"
+    where = SIZES_WRITTEN_IN[mutant_id]
+    assert all(t.status != "passed" and f"this case's {where} is" in t.message for t in said)
+    assert any(t.finding.id == "diagnosis.size_not_passed_on" for t in said), _failures(result)
+
+
 @pytest.mark.slow
 def test_in_place_cover_is_reported_by_the_cover_tests(graded):
     result = graded(BY_ID["08_occlusion/in_place_cover"])

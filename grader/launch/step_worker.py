@@ -58,7 +58,7 @@ def _unpack(spec: Any, arrays: dict[str, np.ndarray]) -> tuple[Any, str, str | N
 def _returned(header: dict[str, Any], out: dict[str, np.ndarray], seconds: float) -> Returned:
     """One call's reply as the judge sees it; raises one of MALFORMED if the reply is not well formed."""
     printed = header.get("printed") or {}
-    common = dict(used=[str(s) for s in header.get("used", [])],
+    common = dict(used=[str(s) for s in header.get("used", [])], passed=_passed(header.get("passed")),
                   forbidden=[str(s) for s in header.get("forbidden", [])], seconds=seconds,
                   printed=str(printed.get("head", ""))[:PRINTED_KEPT],
                   printed_bytes=max(0, int(printed.get("bytes", 0))))
@@ -70,6 +70,17 @@ def _returned(header: dict[str, Any], out: dict[str, np.ndarray], seconds: float
     modified = [int(p) for p in header.get("modified") or []]
     return Returned(ok=True, value=value, kind=kind, dtype=dtype, type_name=type_name,
                     modified=modified, **common)
+
+
+def _passed(entries: Any) -> list[tuple[str, str, int, bool]]:
+    """The sizes the call passed to earlier steps, as (function, size, value, left at its default);
+    an entry not of that form is dropped (the socket is one student code can write to)."""
+    def well_formed(entry: Any) -> bool:
+        return (isinstance(entry, list) and len(entry) == 4 and all(isinstance(x, str) for x in entry[:2])
+                and isinstance(entry[2], int) and not isinstance(entry[2], bool) and isinstance(entry[3], bool))
+
+    return [(entry[0], entry[1], entry[2], entry[3]) for entry in entries if well_formed(entry)] \
+        if isinstance(entries, list) else []
 
 
 def checked_exit(header: dict[str, Any]) -> dict[str, Any]:

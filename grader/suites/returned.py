@@ -19,6 +19,8 @@ class Returned:
     type_name: str = ""
     error: dict[str, Any] = field(default_factory=dict)
     used: list[str] = field(default_factory=list)
+    passed: list[tuple[str, str, int, bool]] = field(default_factory=list)
+    """The sizes the call passed to earlier steps' functions: (function, size, value, left at its default)."""
     forbidden: list[str] = field(default_factory=list)
     modified: list[int] = field(default_factory=list)  # positions of arguments changed in place
     seconds: float = 0.0

@@ -38,7 +38,7 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
         _check_raises(case, returned, case.extra["raises"], step_statuses)
         return
     if not returned.ok:
-        raise _error_feedback(case, returned.error, step_statuses)
+        raise _with_sizes_passed(case, returned, _error_feedback(case, returned.error, step_statuses))
     _check_own_work(case, returned)
     _check_inputs_untouched(case, returned)
     # Numbers made by a failing function of this step that the call used say that function's mistake,
@@ -48,7 +48,55 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
         _check_value(case, case.expected, returned.value, returned.kind, returned.dtype, returned.type_name,
                      explain=explain)
     except Feedback as feedback:
-        raise _blocked(case, returned, step_statuses, feedback) or feedback from None
+        raise _blocked(case, returned, step_statuses, feedback) or _with_sizes_passed(case, returned, feedback) \
+            from None
+
+
+#: The sizes a function passes on to an earlier step as it was given them, with the lecture page that
+#: says what each is (grader.worker.serving notes the values each call passes).
+SIZE_PAGES = {"num_heads": 32, "patch_size": 7}
+
+
+def sizes_given(case: Case) -> dict[str, tuple[int, str]]:
+    """The sizes the case gives its function: size -> (value, where the function reads it), e.g.
+    `num_heads` -> (2, "num_heads") or (2, "params.num_heads"). The checkpoint's own ViTParams is
+    left out: its sizes are the lecture's, which code that writes them in passes too."""
+    given: dict[str, tuple[int, str]] = {}
+    for spec in case.args:
+        name, value, params = spec.get("name"), spec.get("value"), spec.get("vit_params")
+        if name in SIZE_PAGES and isinstance(value, int) and not isinstance(value, bool):
+            given[name] = (value, name)
+        for size in SIZE_PAGES if isinstance(params, dict) else ():
+            if isinstance(params.get(size), int):
+                given[size] = (params[size], f"{name}.{size}")
+    return given
+
+
+def _with_sizes_passed(case: Case, returned: Returned, feedback: Feedback) -> Feedback:
+    """The feedback, with a sentence for each size the call passed to an earlier step's function
+    other than the case gave it (seen by the worker: proof, not a guess). It is the finding unless
+    the numbers already matched a known mistake or a named edit, whose sentence it then joins unless
+    that already says where the size is to be read."""
+    if feedback.status in ("blocked", "not_attempted"):
+        return feedback
+    given = sizes_given(case)
+    found = [(function, size, value, default) for function, size, value, default in returned.passed
+             if size in given and value != given[size][0]]
+    named = feedback.finding if feedback.finding is not None and feedback.finding.id.startswith(("known.", "edit.")) \
+        else None
+    for function, size, value, default in found:
+        wanted, where = given[size]
+        if named is not None and where in named.sentence:  # the named mistake already says where to read it
+            continue
+        passed = (f"with {size} left at its default, {value}" if default else f"with {size} = {value}")
+        sentence = (f"{case.function} called {function} {passed}, but this case's {where} is {wanted}: pass on "
+                    f"the {where} {case.function} was given, not a number written in (page {SIZE_PAGES[size]}).")
+        feedback.message += f"\n{sentence}"
+        if named is None:
+            feedback.finding = Finding("diagnosis.size_not_passed_on", "a size written in, not the one given",
+                                       sentence, SIZE_PAGES[size])
+    return feedback
+
 
 
 def _check_own_work(case: Case, returned: Returned) -> None:

@@ -12,6 +12,7 @@ import contextlib
 import ctypes
 import functools
 import gc
+import inspect
 import io
 import os
 import re
@@ -29,13 +30,26 @@ import numpy as np
 from grader.launch import protocol
 from grader.worker import instruments
 
+#: The sizes a function must pass on to an earlier step's function as it was given them (a block's
+#: num_heads to the attention, embed's params.patch_size to patchify): the values passed are noted.
+SIZES_PASSED_ON = ("num_heads", "patch_size")
+
+
 class CallLog:
-    """What the current call touched: earlier steps it used and library calls it should not make."""
+    """What the current call touched: earlier steps it used, the sizes it passed them, and library
+    calls it should not make."""
 
     def __init__(self) -> None:
         self.step = ""  # the step being graded: its forbidden operators are recorded (instruments.py)
         self.used: set[str] = set()
+        self.passed: set[tuple[str, str, int, bool]] = set()  # (function, size, value, left at its default)
         self.forbidden: set[str] = set()
+
+    def clear(self) -> None:
+        """Forget the last call: another starts."""
+        self.used.clear()
+        self.passed.clear()
+        self.forbidden.clear()
 
 
 LOG = CallLog()
@@ -57,9 +71,25 @@ class _StepRecorder:
         def recorded(*args, **kwargs):
             LOG.used.add(step_id)
             with instruments.not_recorded():  # the earlier step's operators are judged in its own step
+                _note_sizes(name, value, args, kwargs)
                 return value(*args, **kwargs)
 
         return recorded
+
+
+def _note_sizes(name: str, function: Callable, args: tuple, kwargs: dict) -> None:
+    """Note the sizes (SIZES_PASSED_ON) a call into an earlier step passes, and whether each was left
+    at its default; a call whose arguments do not bind says so itself when it runs."""
+    try:
+        bound = inspect.signature(function).bind(*args, **kwargs)
+    except Exception:  # noqa: BLE001 - a student's function may have any signature, or none readable
+        return
+    given = set(bound.arguments)
+    bound.apply_defaults()
+    for size in SIZES_PASSED_ON:
+        value = bound.arguments.get(size)
+        if isinstance(value, int) and not isinstance(value, bool):
+            LOG.passed.add((name, size, value, size not in given))
 
 
 REFERENCES: dict[str, ModuleType] = {}  # step id -> the reference solution, loaded before the view
@@ -540,8 +570,7 @@ def forget_step() -> None:
     from grader.student import forget_steps
 
     LOG.step = ""
-    LOG.used.clear()
-    LOG.forbidden.clear()
+    LOG.clear()
     forget_steps(list(REFERENCES.values()))
 
 
@@ -558,8 +587,7 @@ def _replaced(evidence: set[str]) -> set[str]:
 
 def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
           student_files: tuple[str, ...], at_import: frozenset[str] = frozenset()) -> tuple[dict, dict]:
-    LOG.used.clear()
-    LOG.forbidden.clear()
+    LOG.clear()
     evidence = LOG.forbidden
     try:
         function = getattr(module, header["fn"])
@@ -575,6 +603,7 @@ def _call(module: ModuleType, header: dict, arrays: dict, context: Context,
     except BaseException as error:  # noqa: BLE001 - SystemExit and KeyboardInterrupt included
         out, reply = {}, {"type": "result", "ok": False, "error": describe_error(error, student_files)}
     reply["used"], reply["forbidden"] = sorted(LOG.used), sorted(evidence | _replaced(evidence) | at_import)
+    reply["passed"] = [list(entry) for entry in sorted(LOG.passed)]
     reply["call"] = header.get("id")  # which call this answers (the judge checks it)
     return reply, out
 
