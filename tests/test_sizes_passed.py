@@ -70,10 +70,11 @@ def test_a_size_other_than_the_case_s_is_said_with_both_values_and_only_then() -
         return _with_sizes_passed(case, Returned(ok=False, passed=passed), feedback)
 
     written_in = said([("multi_head_attention", "num_heads", 3, False)])
-    assert written_in.finding.id == "diagnosis.size_not_passed_on" and written_in.finding.page == 32
+    assert written_in.finding.id == "diagnosis.size_not_passed_on_call_failed" and written_in.finding.page == 32
     assert "block called multi_head_attention with num_heads = 3, but this case's num_heads is 2" in written_in.message
-    defaulted = said([("multi_head_attention", "num_heads", 3, True)])
+    defaulted = said([("multi_head_attention", "num_heads", 3, True)], status="failed")
     assert "with num_heads left at its default, 3" in defaulted.message
+    assert defaulted.finding.id == "diagnosis.size_not_passed_on"  # wrong numbers, no failed call
     assert said([("multi_head_attention", "num_heads", 2, False)]).finding.id == "error.block.RuntimeError"
     assert "written in" not in said([("multi_head_attention", "num_heads", 3, False)], status="blocked").message
     known = Finding("known.post_ln", "post-LN", "You normalized after adding.", 34)

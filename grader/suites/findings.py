@@ -79,8 +79,11 @@ FINDINGS: dict[str, tuple[str, frozenset[str], int | None]] = {name: (title, fro
     ("cls_count", "the CLS token counted wrongly", "term", 48),
     ("patch_area", "the pixels divided by the patch's side, not its area", "term", 7),
     # seen by the worker, not read off the numbers: a call into an earlier step passed a size (num_heads,
-    # patch_size) other than the one the case gave (grader/suites/support.py)
+    # patch_size) other than the one the case gave (grader/suites/support.py); where the call then failed,
+    # the failure shown with it is one of shapes that do not fit
     ("size_not_passed_on", "a size written in, not the one given", "term", None),
+    ("size_not_passed_on_call_failed", "a size written in, not the one given: the call failed on it", "term shape",
+     None),
     ("pixel_count", "the pixels counted, not the patches", "term", 7),
     ("squared_count", "the count of attention scores, tokens squared", "term", 49),
     ("written_image_size", "the count of a 224-pixel image, written in", "term", 48),

@@ -18,7 +18,7 @@ from grader.results import PROBABILITY_MAP, Finding
 from grader.steps import NORMALIZATION, NORMALIZATION_NAMES, WITHOUT_NORMALIZATION, get_step
 from grader.suites.diagnosis import diagnose, diagnose_count, said_beside
 from grader.suites.feedback import INSTRUMENTS, Feedback, compare, shape_text
-from grader.suites.findings import generic
+from grader.suites.findings import FINDINGS, generic
 from grader.suites.returned import Returned
 
 FLOAT_DTYPES = ("float32", "float64")
@@ -93,8 +93,9 @@ def _with_sizes_passed(case: Case, returned: Returned, feedback: Feedback) -> Fe
                     f"the {where} {case.function} was given, not a number written in (page {SIZE_PAGES[size]}).")
         feedback.message += f"\n{sentence}"
         if named is None:
-            feedback.finding = Finding("diagnosis.size_not_passed_on", "a size written in, not the one given",
-                                       sentence, SIZE_PAGES[size])
+            failed = feedback.status == "error"  # the call raised: its error is shown above the sentence
+            name = "size_not_passed_on_call_failed" if failed else "size_not_passed_on"
+            feedback.finding = Finding(f"diagnosis.{name}", FINDINGS[name][0], sentence, SIZE_PAGES[size])
     return feedback
 
 
