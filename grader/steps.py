@@ -47,6 +47,11 @@ WITHOUT_NORMALIZATION: Mapping[str, int] = MappingProxyType({
     "normalize": 8, "patchify": 7, "conv_to_linear": 10, "project": 10, "add_position": 16, "prepend_cls": 20,
     "embed": 23, "qkv_heads": 26, "attention_weights": 28, "multi_head_attention": 31, "mlp": 36, "classify": 52})
 
+#: The sizes a function passes on to an earlier step's function as it was given them (a block's
+#: num_heads to the attention, embed's params.patch_size to patchify), with the lecture page that says
+#: what each is: the worker notes the values each call passes, the judge says one other than the case's.
+SIZES_PASSED_ON: Mapping[str, int] = MappingProxyType({"num_heads": 32, "patch_size": 7})
+
 #: Seconds each step may run unless the user says otherwise: a pure-Python loop implementation still fits.
 DEFAULT_TIMEOUT = 90.0
 #: Bytes of heap each worker may take unless the user says otherwise: a batch of 196 ViT-Ti forwards

@@ -98,7 +98,6 @@ def graded_tests(step: StepResult) -> list[TestResult]:
                        seconds=step.seconds)]
 
 
-
 def failing_alike(tests: list[TestResult]) -> list[TestResult]:
     """The failing tests among `tests` when there are several and all fail with one message (a step
     file that does not import fails every test with its one error), to be said once above them

@@ -189,7 +189,6 @@ def _applied_edits(name: str, trace: Any, operations: frozenset[str] = VALUE_OPE
                                     else _not_flattened(op, v)))
 
 
-
 def _not_flattened(operation: Callable[[np.ndarray], np.ndarray], value: np.ndarray) -> np.ndarray:
     """`operation(value)`, unless it makes a value of different numbers one number everywhere (every standard
     deviation floored to 1): that result says a constant, not the operation, and fits by chance. Zeros for an

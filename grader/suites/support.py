@@ -15,7 +15,7 @@ from grader.expected.arguments import tensor_keys
 from grader.expected.store import Case, Fingerprint
 from grader.numerics import case_tolerance, zeros_fit
 from grader.results import PROBABILITY_MAP, Finding
-from grader.steps import NORMALIZATION, NORMALIZATION_NAMES, WITHOUT_NORMALIZATION, get_step
+from grader.steps import NORMALIZATION, NORMALIZATION_NAMES, SIZES_PASSED_ON, WITHOUT_NORMALIZATION, get_step
 from grader.suites.diagnosis import diagnose, diagnose_count, said_beside
 from grader.suites.feedback import INSTRUMENTS, Feedback, compare, shape_text
 from grader.suites.findings import FINDINGS, generic
@@ -52,11 +52,6 @@ def judge(case: Case, returned: Returned, step_statuses: dict[str, str]) -> None
             from None
 
 
-#: The sizes a function passes on to an earlier step as it was given them, with the lecture page that
-#: says what each is (grader.worker.serving notes the values each call passes).
-SIZE_PAGES = {"num_heads": 32, "patch_size": 7}
-
-
 def sizes_given(case: Case) -> dict[str, tuple[int, str]]:
     """The sizes the case gives its function: size -> (value, where the function reads it), e.g.
     `num_heads` -> (2, "num_heads") or (2, "params.num_heads"). The checkpoint's own ViTParams is
@@ -64,9 +59,9 @@ def sizes_given(case: Case) -> dict[str, tuple[int, str]]:
     given: dict[str, tuple[int, str]] = {}
     for spec in case.args:
         name, value, params = spec.get("name"), spec.get("value"), spec.get("vit_params")
-        if name in SIZE_PAGES and isinstance(value, int) and not isinstance(value, bool):
+        if name in SIZES_PASSED_ON and isinstance(value, int) and not isinstance(value, bool):
             given[name] = (value, name)
-        for size in SIZE_PAGES if isinstance(params, dict) else ():
+        for size in SIZES_PASSED_ON if isinstance(params, dict) else ():
             if isinstance(params.get(size), int):
                 given[size] = (params[size], f"{name}.{size}")
     return given
@@ -90,14 +85,13 @@ def _with_sizes_passed(case: Case, returned: Returned, feedback: Feedback) -> Fe
             continue
         passed = (f"with {size} left at its default, {value}" if default else f"with {size} = {value}")
         sentence = (f"{case.function} called {function} {passed}, but this case's {where} is {wanted}: pass on "
-                    f"the {where} {case.function} was given, not a number written in (page {SIZE_PAGES[size]}).")
+                    f"the {where} {case.function} was given, not a number written in (page {SIZES_PASSED_ON[size]}).")
         feedback.message += f"\n{sentence}"
         if named is None:
             failed = feedback.status == "error"  # the call raised: its error is shown above the sentence
             name = "size_not_passed_on_call_failed" if failed else "size_not_passed_on"
-            feedback.finding = Finding(f"diagnosis.{name}", FINDINGS[name][0], sentence, SIZE_PAGES[size])
+            feedback.finding = Finding(f"diagnosis.{name}", FINDINGS[name][0], sentence, SIZES_PASSED_ON[size])
     return feedback
-
 
 
 def _check_own_work(case: Case, returned: Returned) -> None:

@@ -28,12 +28,8 @@ from collections.abc import Callable
 import numpy as np
 
 from grader.launch import protocol
+from grader.steps import SIZES_PASSED_ON
 from grader.worker import instruments
-
-#: The sizes a function must pass on to an earlier step's function as it was given them (a block's
-#: num_heads to the attention, embed's params.patch_size to patchify): the values passed are noted.
-SIZES_PASSED_ON = ("num_heads", "patch_size")
-
 
 class CallLog:
     """What the current call touched: earlier steps it used, the sizes it passed them, and library
