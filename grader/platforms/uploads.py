@@ -82,7 +82,8 @@ def find_step_files(submission: Path) -> Upload:
 
 
 _WHAT_TO_UPLOAD = ("Upload your step files 01_flatten.py ... 08_occlusion.py: the files themselves, "
-                   "your exercises/ folder, or one zip of them.")
+                   "your exercises/ folder, or one zip of them (the zip you upload is unpacked; a zip "
+                   "inside it is not).")
 
 
 def _scan(submission: Path) -> list[str]:
