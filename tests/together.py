@@ -49,8 +49,12 @@ class Together:
         more threads would only spin waiting on each other. `chains`: that many runs at a time, each
         chain starting the next run not yet started, in the order given, as its own run ends (runs
         that would each keep a core busy); by default every run starts at once. `nice`: each run's
-        niceness, added to this process's."""
+        niceness, added to this process's. A run given no `env` or `cwd` gets this process's as
+        they are now, not as they are when its chain starts it: by then a test may have set a
+        variable with monkeypatch (VITGRADE_SANDBOX=partial made an early container run grade with
+        a partial sandbox) or changed folder."""
         folder.mkdir(parents=True, exist_ok=True)
+        self._environ, self._cwd = dict(os.environ), os.getcwd()
         self._files = contextlib.ExitStack()
         self._runs = {name: _Run(popen, index) for index, (name, popen) in enumerate(runs.items())}
         self._timeout = timeout
@@ -86,7 +90,8 @@ class Together:
         if isinstance(run.popen, BaseException):
             raise run.popen
         options = dict(run.popen)
-        env = {**options.pop("env", os.environ), "OMP_NUM_THREADS": "1"}
+        env = {**options.pop("env", self._environ), "OMP_NUM_THREADS": "1"}
+        options.setdefault("cwd", self._cwd)
         if self._nice and os.name == "posix":  # Windows has no niceness to add (and no preexec_fn)
             options["preexec_fn"] = lambda: os.nice(self._nice)
         with self._starting:
