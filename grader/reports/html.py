@@ -107,7 +107,7 @@ def _step_details(step: StepResult, show_output: bool, show_hidden_messages: boo
     symbol, _, _ = look(step.status)
     notes = "".join(f'<p class="note">{_text(note)}</p>' for note in shown_notes)
     said = ""
-    if alike := failing_alike([t for t in step.tests if show_hidden_messages or t.visibility != "hidden"]):
+    if alike := failing_alike(step.tests, show_hidden_messages):
         said = alike[0].message  # e.g. a file that does not import: its error once, above its tests
         notes += f"<p>The {len(alike)} tests below all say the same:</p><pre>{_text(said)}</pre>"
     tests = "".join(_test_item(test, show_output, withheld=test.visibility == "hidden" and not show_hidden_messages,

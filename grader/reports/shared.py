@@ -98,12 +98,13 @@ def graded_tests(step: StepResult) -> list[TestResult]:
                        seconds=step.seconds)]
 
 
-def failing_alike(tests: list[TestResult]) -> list[TestResult]:
-    """The failing tests among `tests` when there are several and all fail with one message (a step
-    file that does not import fails every test with its one error), to be said once above them
-    rather than under each; empty when they fail each in their own way, or when any has maps or
-    printing of its own to show beside its message."""
-    failing = [t for t in tests if t.status not in ("passed", "skipped")]
+def failing_alike(tests: list[TestResult], show_hidden_messages: bool = True) -> list[TestResult]:
+    """The failing tests among `tests` (the hidden ones only if their messages are shown) when there
+    are several and all fail with one message (a step file that does not import fails every test
+    with its one error), to be said once above them rather than under each; empty when they fail
+    each in their own way, or when any has maps or printing of its own to show beside its message."""
+    failing = [t for t in tests if t.status not in ("passed", "skipped")
+               and (show_hidden_messages or t.visibility != "hidden")]
     if (len(failing) < 2 or not failing[0].message or any(t.maps or t.output_bytes for t in failing)
             or len({(t.status, t.message) for t in failing}) > 1):
         return []

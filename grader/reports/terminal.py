@@ -46,9 +46,8 @@ def render(result: SubmissionResult, console: Console, *,
             console.print(_indented(Text(f"file: {graded.shown(step.id)}", style="dim"), _NOTE_INDENT))
         for note in step.notes + (step.output_notes if show_hidden_messages else []):
             console.print(_indented(Text(clean(note), style="dim"), _NOTE_INDENT))
-        shown = [t for t in step.tests if show_hidden_messages or t.visibility != "hidden"]
         said_once = ""
-        if alike := failing_alike(shown):  # e.g. a file that does not import: its error once
+        if alike := failing_alike(step.tests, show_hidden_messages):  # e.g. a file that does not import
             said_once = alike[0].message
             console.print(_indented(Text(f"The {len(alike)} tests below all say the same:"),
                                     _NOTE_INDENT))

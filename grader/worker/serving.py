@@ -73,11 +73,17 @@ class _StepRecorder:
         return recorded
 
 
+@functools.cache
+def _signature(function: Callable) -> inspect.Signature:
+    """The signature of an earlier step's function, read once: every call into it is bound to it."""
+    return inspect.signature(function)
+
+
 def _note_sizes(name: str, function: Callable, args: tuple, kwargs: dict) -> None:
     """Note the sizes (SIZES_PASSED_ON) a call into an earlier step passes, and whether each was left
     at its default; a call whose arguments do not bind says so itself when it runs."""
     try:
-        bound = inspect.signature(function).bind(*args, **kwargs)
+        bound = _signature(function).bind(*args, **kwargs)
     except Exception:  # noqa: BLE001 - a student's function may have any signature, or none readable
         return
     given = set(bound.arguments)
