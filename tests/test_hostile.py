@@ -18,15 +18,16 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from grader import paths
 from grader.expected.store import verify
-from grader.judge.grading import Grader, GradeOptions
+from grader.judge.grading import Grader, GradeOptions, _own_chain_test
 from grader.launch import sandbox
-from grader.results import STEP_STATUSES, TEST_STATUSES, StepResult
+from grader.results import STEP_STATUSES, TEST_STATUSES, StepResult, TestResult
 from together import Together
 
 #: Every test grades an attack, most beside correct steps: the slow tier.
@@ -345,6 +346,17 @@ def test_syntax_and_import_errors_show_file_and_line(grader, tmp_path):
         assert "04_cls.py\", line 4, in <module>" in test.message
         assert test.finding.id == "import.raised.ModuleNotFoundError"
     assert full_marks(steps["02_project"])
+    # 07's own chain, run on these files, fails on the first of them it imports: blocked, in one line
+    # naming that step, not the error and traceback its own tests show once more
+    crashed = StepResult("07_head", "", "", 0.0, 15.0, "error", [TestResult(
+        "vit_forward · sample photo", "visible", "error", 0.0, 15.0,
+        "vit_forward raised SyntaxError: invalid syntax (03_position.py, line 8)\n  File \"/tmp/x/07_head.py\"")])
+    chain = _own_chain_test(crashed, [steps["02_project"], syntax, missing])
+    assert (chain.status, chain.score, chain.max_score) == ("blocked", 0.0, 0.0)
+    assert chain.message == ("blocked by 03_position: your own chain runs your 03_position.py, which does not "
+                             "import (its error is shown under 03_position)")
+    unnamed = replace(crashed, tests=[replace(crashed.tests[0], message="vit_forward raised ValueError: no")])
+    assert _own_chain_test(unnamed, [syntax, missing]).status == "error"  # no proof that they caused it
 
 
 def test_wrong_types_shapes_dtypes_and_nans_fail_with_exact_messages(grader, tmp_path):

@@ -268,7 +268,8 @@ class Grader:
                 result.notes += scan.note(paths.step_file(submission, planned.run.step.id), planned.run.step.id)
                 results.append(result)
             elif planned.kind == "own chain" and results[-1].status != "not_attempted":
-                results[-1].tests.append(_own_chain_test(result) if planned.run.wanted() else _own_chain_not_run())
+                results[-1].tests.append(_own_chain_test(result, results[:-1]) if planned.run.wanted()
+                                         else _own_chain_not_run())
         return results
 
 
@@ -308,15 +309,31 @@ def _calls(run: StepRun, functions: list[str]) -> list:
 OWN_CHAIN_TEST = "your own chain · vit_forward · sample photo"
 
 
-def _own_chain_test(result: StepResult) -> TestResult:
-    """The student's whole chain, their own earlier steps included: reported, worth no points."""
+def _own_chain_test(result: StepResult, earlier: list[StepResult]) -> TestResult:
+    """The student's whole chain, their own earlier steps included: reported, worth no points.
+    Blocked, in one line, where it failed on an earlier step file that does not import (its error
+    names that file): that step's own tests show the error, and its traceback here would repeat it."""
     test = result.tests[0] if result.tests else None
     if test is not None and test.status == "passed":
         message = "your own chain (your steps 01-06 feeding your vit_forward) reproduces the checkpoint"
+    elif test is not None and (blocking := _not_importing(earlier, test.message)):
+        return TestResult(name=OWN_CHAIN_TEST, visibility="visible", status="blocked", score=0.0, max_score=0.0,
+                          message=f"blocked by {blocking}: your own chain runs your {blocking}.py, which does not "
+                                  f"import (its error is shown under {blocking})")
     else:
         message = "your own chain does not reproduce the checkpoint yet:\n" + (test.message if test else "")
     return TestResult(name=OWN_CHAIN_TEST, visibility="visible",
                       status=test.status if test else "error", score=0.0, max_score=0.0, message=message)
+
+
+def _not_importing(earlier: list[StepResult], failure: str) -> str | None:
+    """The first of the `earlier` steps whose file does not import (an `import.` finding) and whose
+    file the chain's `failure` names; None where there is none."""
+    for step in earlier:
+        if f"{step.id}.py" in failure and any(t.finding is not None and t.finding.id.startswith("import.")
+                                              for t in step.tests):
+            return step.id
+    return None
 
 
 def _own_chain_not_run() -> TestResult:
