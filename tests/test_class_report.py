@@ -83,7 +83,7 @@ CLASS = [
                       finding=known_finding("attention_weights"))),
     student("carl", flatten(0, "timeout", "stopped after 90 s", printed="step 1 of 196\nstep 2 of 196\n"),
             attention(0, "failed", "attention_weights: wrong values." + "\n" + HOSTILE)),
-    student("dina", flatten(0, "not_attempted", "the file is missing: not attempted"),
+    student("dina", flatten(0, "not_attempted", "01_flatten.py is missing"),
             attention(0, "failed", "blocked: 01_flatten fails, fix it first", test_status="blocked")),
 ]
 

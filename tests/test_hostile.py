@@ -596,6 +596,7 @@ def test_cli_output_stays_pure_json_and_exit_status_is_1(by_the_cli):
         ("04_cls", "error"), ("05_attention", "not_attempted"), ("06_block", "not_attempted"),
         ("07_head", "not_attempted"), ("08_occlusion", "not_attempted")]
     assert contract["score"] == 10
+    assert {t["message"] for t in contract["steps"][0]["tests"]} == {"01_flatten.py is missing"}  # its name only
     assert "debug xxx" not in run.stderr and "Traceback" not in run.stderr
 
 

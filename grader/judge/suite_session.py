@@ -199,7 +199,8 @@ def _note_output(run: StepRun, exit_info: dict[str, Any] | None) -> None:
 def _load_failure(header: dict[str, Any]) -> Feedback:
     kind = header.get("kind")
     if kind == "missing":
-        return Feedback("the file is missing: not attempted", status="not_attempted")
+        # by its name alone: the path is the grader's copy of the submission, and the status says the rest
+        return Feedback(f"{Path(str(header.get('file') or 'the step file')).name} is missing", status="not_attempted")
     if kind == "SyntaxError":
         line, text = header.get("line"), header.get("text", "")
         return Feedback(f"syntax error in {header.get('file', 'your file')}, line {line}: "
