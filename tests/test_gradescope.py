@@ -205,6 +205,11 @@ def _wrong_names(submission: Path) -> None:
     (submission / "01-flatten.py").write_text("def normalize(): pass\n")
 
 
+def _too_deep(submission: Path) -> None:
+    (submission / "hw" / "vit").mkdir(parents=True)
+    shutil.copyfile(paths.step_file(paths.SOLUTIONS, "01_flatten"), submission / "hw" / "vit" / "01_flatten.py")
+
+
 def _zip_inside(submission: Path) -> None:
     with zipfile.ZipFile(submission / "exercises.zip", "w") as archive:
         archive.writestr("exercises/01_flatten.py", "def normalize(): pass\n")
@@ -227,6 +232,7 @@ def _link_to_solution(submission: Path) -> None:
 BAD_UPLOADS = {
     "empty": (_empty, "Your upload is empty"),
     "wrong_names": (_wrong_names, "attention.py (did you mean 05_attention.py?)"),
+    "too_deep": (_too_deep, "too far down in your upload: found hw/vit/01_flatten.py. They must be"),
     "zip_inside": (_zip_inside, "holds an archive (exercises.zip)"),
     "not_utf8": (_not_utf8, "01_flatten.py is not UTF-8 text"),
     "junk_200mb": (_junk, "larger than 20 MB"),

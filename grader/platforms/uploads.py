@@ -144,6 +144,10 @@ def _no_step_files(files: list[str]) -> str:
         return (f"Your upload holds an archive ({listing(archives)}) instead of step files; "
                 "archives inside the upload are not unpacked. " + _WHAT_TO_UPLOAD)
     python = [f for f in files if f.lower().endswith(".py")]
+    too_deep = [f for f in python if Path(f).name in _STEP_NAMES]
+    if too_deep:  # rightly named, but further down than _candidates looks
+        return (f"Your step files are too far down in your upload: found {listing(too_deep)}. They must be at "
+                "its top, in exercises/, or in one folder there (or its exercises/). " + _WHAT_TO_UPLOAD)
     if python:
         return ("No file has a step's name. Found: " + listing([named_hint(f) for f in python])
                 + ". The names must be exactly 01_flatten.py, 02_project.py, 03_position.py, 04_cls.py, "
@@ -153,7 +157,7 @@ def _no_step_files(files: list[str]) -> str:
 
 def named_hint(name: str) -> str:
     """A misnamed Python file with the step name it was probably meant to have."""
-    if not name.lower().endswith(".py"):
+    if not name.lower().endswith(".py") or Path(name).name in _STEP_NAMES:  # a right name, found too deep
         return name
     close = difflib.get_close_matches(Path(name).name.lower(), _STEP_NAMES, n=1, cutoff=0.5)
     return f"{name} (did you mean {close[0]}?)" if close else name
