@@ -37,9 +37,22 @@ class Finding:
     def is_ended_worker(self) -> bool:
         return self.id.startswith(ENDED_WORKER)
 
+    @classmethod
+    def follows(cls, function: str, failing: list[str]) -> Finding:
+        """`function` failed where it uses `failing`, functions of its own step that fail too, and
+        nothing more of its own is known: theirs is the mistake to fix first."""
+        return cls(f"{FOLLOWS}{failing[0]}", f"{function} fails with {', '.join(failing)}, which it uses")
+
+    @property
+    def follows_another(self) -> bool:
+        return self.id.startswith(FOLLOWS)
+
 
 #: The start of the id of a finding that a call ended its worker (`ended_worker.cover`).
 ENDED_WORKER = "ended_worker."
+#: The start of the id of a finding that a function failed with a failing one of its step that it uses
+#: (`follows.attention_weights`): counted under that one's own mistake.
+FOLLOWS = "follows."
 
 
 @dataclass

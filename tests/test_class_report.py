@@ -259,6 +259,18 @@ def test_one_mistake_shown_by_several_functions_counts_its_student_once() -> Non
     assert (mistake.id, mistake.name, mistake.students) == ("input_modified", "an input changed in place", ["kim"])
 
 
+def test_a_function_failing_with_a_failing_one_it_uses_counts_under_that_one() -> None:
+    """multi_head_attention, wrong only because attention_weights is, is no mistake of its own."""
+    weights = Result("attention_weights · sample photo", "visible", "failed", 0, 2, "attention_weights: wrong values",
+                     finding=known_finding("attention_weights"))
+    attention = Result("multi_head_attention · sample photo", "visible", "failed", 0, 2,
+                       "multi_head_attention uses your attention_weights, which fails too: fix that function first.",
+                       finding=Finding.follows("multi_head_attention", ["attention_weights"]))
+    step = StepResult("05_attention", "Attention", "25-34", 0, 4, "failed", [weights, attention])
+    (mistake,) = common_mistakes([student("kim", step)])
+    assert (mistake.id, mistake.students) == (weights.finding.id, ["kim"])
+
+
 def test_a_worker_ended_by_one_function_and_its_callers_counts_once_under_the_first() -> None:
     """A `cover` that exits ends the worker again in quadrant_probabilities and occlusion_map, which
     call it: one line of code, one row, named after the first function that ended its worker."""

@@ -59,7 +59,9 @@ def common_mistakes(results: list[SubmissionResult]) -> list[CommonMistake]:
 
     A student counts once per mistake (one finding id in one step), however many of their tests
     show it. Tests worth no points (the student's own chain in step 07) only repeat what earlier
-    steps said, and are left out. Nothing is read from the messages: only the results' fields.
+    steps said, and are left out; so are a function's failures that follow from a failing function
+    of its step that it uses (`follows.`), counted under that one. Nothing is read from the messages:
+    only the results' fields.
 
     A step's calls that ended the worker count once, under the first function that did: the later
     ones are most often its callers (occlusion_map calls cover), and one exit is one line to fix.
@@ -69,7 +71,8 @@ def common_mistakes(results: list[SubmissionResult]) -> list[CommonMistake]:
         for step in result.steps:
             ended_before = False
             for test in graded_tests(step):
-                if test.status not in MISTAKE_STATUSES or test.max_score <= 0:
+                if test.status not in MISTAKE_STATUSES or test.max_score <= 0 or \
+                        (test.finding is not None and test.finding.follows_another):
                     continue
                 if test.finding is not None and test.finding.is_ended_worker:
                     if ended_before:

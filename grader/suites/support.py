@@ -22,6 +22,8 @@ from grader.suites.findings import FINDINGS, generic
 from grader.suites.returned import Returned
 
 FLOAT_DTYPES = ("float32", "float64")
+#: The findings that only say where a call went wrong (`wrong_values.mlp`, `shape.mlp`), not what.
+LOCATION_ONLY = ("wrong_values.", "shape.")
 OUTPUT_NAMES = {"qkv_heads": ("q", "k", "v")}
 
 
@@ -172,6 +174,8 @@ def _blocked(case: Case, returned: Returned, step_statuses: dict[str, str], feed
     if own:
         feedback.message += (f"\n{case.function} uses your {', '.join(own)}, which fails too: "
                              "fix that function first.")
+        if feedback.finding is None or feedback.finding.id.startswith(LOCATION_ONLY):
+            feedback.finding = Finding.follows(case.function, own)
         return None
     if not earlier:
         return None
